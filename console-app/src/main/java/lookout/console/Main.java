@@ -1,0 +1,15 @@
+package lookout.console;
+
+/**
+ * The {@code lookout} launcher. SKELETON: the launcher work fills in {@code --config},
+ * {@code --headless} and {@code --check-config}.
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        javafx.application.Application.launch(LookoutApp.class, args);
+    }
+}

@@ -1,0 +1,32 @@
+package lookout.engine.core;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import lookout.engine.api.ResolveTrace;
+
+/** Operator commands, implemented by the service that owns the state; called on the engine loop. */
+public final class Commands {
+
+    private Commands() {
+    }
+
+    public interface Resolver {
+        CompletableFuture<ResolveTrace> resolve(String name, String type);
+    }
+
+    public interface Pools {
+        void force(String key, String state, Duration ttl) throws Exception;
+
+        void release(String key) throws Exception;
+    }
+
+    public interface PvaClient {
+        void searchPv(String name);
+
+        void dropPv(String name);
+
+        void discoveryPing();
+
+        boolean searchNow();
+    }
+}

@@ -1,0 +1,35 @@
+package lookout.engine.core;
+
+import io.netty.channel.EventLoopGroup;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+import lookout.engine.api.EngineEvent;
+import lookout.engine.api.Scheduler;
+
+/**
+ * What a service gets from the engine: the loop and clock, randomness, the event sink, the Netty
+ * group its sockets register on, the state directory and its sibling services.
+ *
+ * <p>With a real clock, {@link #io()} is the engine loop itself, so socket handlers are already on
+ * the loop; with a virtual clock it is a separate group and handlers hop in with
+ * {@code scheduler().run(...)}. Handlers must always use {@code run}, never assume either.
+ */
+public interface ServiceContext {
+
+    Scheduler scheduler();
+
+    RandomGenerator random();
+
+    EventLoopGroup io();
+
+    void publish(EngineEvent event);
+
+    /** {@code state_dir}, created on demand. */
+    Path stateDir();
+
+    Map<String, String> environment();
+
+    /** A sibling service implementing {@code type}, or null. */
+    <T> T service(Class<T> type);
+}

@@ -1,0 +1,21 @@
+package lookout.engine.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The engine's services in start order (pools before the resolver that answers DYNA/DYNC from
+ * them; PVA client before the PVA server that vouches only for what the client resolved; status
+ * last). Stopped in reverse order.
+ */
+final class Services {
+
+    private Services() {
+    }
+
+    static List<Service> create() {
+        List<Service> list = new ArrayList<>();
+        // pools, resolver, pva client, pva server, status: each work item adds its line here.
+        return list;
+    }
+}

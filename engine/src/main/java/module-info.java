@@ -1,0 +1,17 @@
+/**
+ * The Lookout engine: a DNS forwarding resolver, gdnsd-style weighted pools with health monitors,
+ * and EPICS PVAccess name resolution, behind one {@link lookout.engine.api.Engine} facade.
+ * No JavaFX here: the console and the headless launcher both sit on top of this module.
+ */
+module lookout.engine {
+    requires io.netty.common;
+    requires io.netty.buffer;
+    requires io.netty.transport;
+    requires io.netty.codec;
+    requires io.netty.codec.dns;
+    requires io.netty.codec.http;
+    requires io.netty.handler;
+
+    exports lookout.engine.api;
+    exports lookout.engine.config;
+}
