@@ -1,0 +1,10 @@
+package lookout.engine.config;
+
+/**
+ * A whole-configuration check that runs after every section is bound (zone files parse, DYNA/DYNC
+ * resources exist, ...). Registered in {@link ConfigChecks}.
+ */
+public interface ConfigCheck {
+
+    void check(Config candidate, ConfigProblems problems);
+}
