@@ -10,6 +10,6 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        javafx.application.Application.launch(LookoutApp.class, args);
+        LookoutApp.launchConsole(null);
     }
 }

@@ -1,6 +1,7 @@
 package lookout.engine.config;
 
 import java.util.Map;
+import lookout.engine.config.vscf.VNode;
 
 /**
  * One monitor type of {@code service_types} (gdnsd.config(5)), or a built-in one ({@code up},
@@ -19,5 +20,15 @@ public record ServiceTypeConfig(String name, String plugin, int interval, int ti
                                 int upThresh, int okThresh, int downThresh, Map<String, String> params) {
     public ServiceTypeConfig {
         params = Map.copyOf(params);
+    }
+
+    /**
+     * Binds the {@code service_types} section (null when absent) and adds the built-in types
+     * ({@code up}, {@code down}). SKELETON: the weighted-pools work implements it.
+     */
+    public static Map<String, ServiceTypeConfig> bindAll(VNode.Hash section, ConfigProblems problems) {
+        return Map.of(
+                "up", new ServiceTypeConfig("up", "up", 10, 5, 20, 10, 10, Map.of()),
+                "down", new ServiceTypeConfig("down", "down", 10, 5, 20, 10, 10, Map.of()));
     }
 }

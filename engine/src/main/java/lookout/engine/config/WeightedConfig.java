@@ -1,6 +1,8 @@
 package lookout.engine.config;
 
+import java.util.Map;
 import java.util.Set;
+import lookout.engine.config.vscf.VNode;
 
 /**
  * The gdnsd {@code plugins => { weighted => ... }} stanza. Owned by the weighted-pools work;
@@ -11,6 +13,16 @@ public record WeightedConfig(Set<String> addressResources, Set<String> cnameReso
     public WeightedConfig {
         addressResources = Set.copyOf(addressResources);
         cnameResources = Set.copyOf(cnameResources);
+    }
+
+    /**
+     * Binds {@code plugins => { weighted => ... }} with gdnsd's rules (seed 001), reporting each
+     * problem to {@code problems}. {@code stanza} is null when the file has no weighted stanza.
+     * SKELETON: the weighted-pools work implements it.
+     */
+    public static WeightedConfig bind(VNode.Hash stanza, Map<String, ServiceTypeConfig> serviceTypes,
+                                      ConfigProblems problems) {
+        return empty();
     }
 
     public static WeightedConfig empty() {
