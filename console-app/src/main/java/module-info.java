@@ -4,6 +4,15 @@ module lookout.console {
     requires javafx.controls;
     requires javafx.fxml;
     requires org.controlsfx.controls;
+    requires java.management;
 
     exports lookout.console;
+
+    // STYLE (JabRef MVVM): one package per pane, each opened to FXML for its controller only.
+    opens lookout.console.main to javafx.fxml;
+    opens lookout.console.configpane to javafx.fxml;
+    opens lookout.console.events to javafx.fxml;
+    opens lookout.console.resolver to javafx.fxml;
+    opens lookout.console.pools to javafx.fxml;
+    opens lookout.console.pva to javafx.fxml;
 }
