@@ -79,7 +79,9 @@ public final class ConsoleWindow implements AutoCloseable {
         panes.put(EVENTS, EventsView.load(eventsVm));
         MainView.LoadedMain main = MainView.load(mainVm, panes, this::toggleTheme);
         this.mainView = main.view();
-        this.scene = new Scene(main.root(), 1400, 860);
+        // Never larger than the screen (a 1280x800 control-room side monitor, the headless test screen).
+        javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getVisualBounds();
+        this.scene = new Scene(main.root(), Math.min(1400, screen.getWidth()), Math.min(860, screen.getHeight()));
         theme.applyTo(scene);
 
         gateway.onSnapshot(s -> {

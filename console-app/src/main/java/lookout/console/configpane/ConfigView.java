@@ -64,7 +64,7 @@ public final class ConfigView {
     /** Loads the FXML with this controller and returns its root. */
     public static Parent load(ConfigViewModel vm) {
         FXMLLoader loader = new FXMLLoader(ConfigView.class.getResource("ConfigView.fxml"));
-        loader.setControllerFactory(c -> new ConfigView(vm));
+        loader.setController(new ConfigView(vm));
         try {
             return loader.load();
         } catch (IOException e) {

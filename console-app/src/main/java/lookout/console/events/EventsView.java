@@ -49,7 +49,7 @@ public final class EventsView {
 
     public static Parent load(EventsViewModel vm) {
         FXMLLoader loader = new FXMLLoader(EventsView.class.getResource("EventsView.fxml"));
-        loader.setControllerFactory(c -> new EventsView(vm));
+        loader.setController(new EventsView(vm));
         try {
             return loader.load();
         } catch (IOException e) {

@@ -48,7 +48,7 @@ public final class MainView {
     public static LoadedMain load(MainViewModel vm, Map<String, Parent> panes, Runnable toggleTheme) {
         FXMLLoader loader = new FXMLLoader(MainView.class.getResource("MainView.fxml"));
         MainView view = new MainView(vm, panes, toggleTheme);
-        loader.setControllerFactory(c -> view);
+        loader.setController(view);
         try {
             Parent root = loader.load();
             return new LoadedMain(root, view);

@@ -22,7 +22,7 @@ public final class PoolsView {
 
     public static Parent load(PoolsViewModel vm) {
         FXMLLoader loader = new FXMLLoader(PoolsView.class.getResource("PoolsView.fxml"));
-        loader.setControllerFactory(c -> new PoolsView(vm));
+        loader.setController(new PoolsView(vm));
         try {
             return loader.load();
         } catch (IOException e) {

@@ -22,7 +22,7 @@ public final class PvaView {
 
     public static Parent load(PvaViewModel vm) {
         FXMLLoader loader = new FXMLLoader(PvaView.class.getResource("PvaView.fxml"));
-        loader.setControllerFactory(c -> new PvaView(vm));
+        loader.setController(new PvaView(vm));
         try {
             return loader.load();
         } catch (IOException e) {

@@ -22,7 +22,7 @@ public final class ResolverView {
 
     public static Parent load(ResolverViewModel vm) {
         FXMLLoader loader = new FXMLLoader(ResolverView.class.getResource("ResolverView.fxml"));
-        loader.setControllerFactory(c -> new ResolverView(vm));
+        loader.setController(new ResolverView(vm));
         try {
             return loader.load();
         } catch (IOException e) {
