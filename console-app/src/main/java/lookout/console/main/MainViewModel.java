@@ -31,6 +31,8 @@ public final class MainViewModel {
     private final Indicator configSummary = new Indicator();
 
     private long lastSnapshotNanos;
+    /** Why the engine is not running (start failed, invalid configuration), until it runs. */
+    private String notRunningReason;
 
     public MainViewModel() {
         engineState.set("Engine: starting…", Level.INACTIVE);
@@ -77,13 +79,22 @@ public final class MainViewModel {
 
     /** The engine could not start (or was never started because the configuration is invalid). */
     public void engineNotRunning(String why) {
-        engineState.set("Engine: not running — " + why, Level.ALARM);
+        notRunningReason = why;
+        engineState.set("Engine: NOT RUNNING — " + why, Level.ALARM);
+        configSummary.set("Config: NOT APPLIED — " + why, Level.ALARM);
     }
 
     /** A snapshot reached the UI at {@code receivedNanos} (System.nanoTime). */
     public void onSnapshot(EngineSnapshot s, long receivedNanos) {
         lastSnapshotNanos = receivedNanos;
         EngineState st = s.state();
+        if (st == EngineState.RUNNING) {
+            notRunningReason = null;
+        }
+        if (notRunningReason != null) {
+            tick(receivedNanos);
+            return; // keep saying why; there is nothing else in a snapshot of an engine that never started
+        }
         engineState.set("Engine: " + st, switch (st) {
             case RUNNING -> Level.NORMAL;
             case NEW, STARTING, STOPPING, STOPPED -> Level.INACTIVE;

@@ -47,8 +47,8 @@ class MainViewModelTest {
     @Test
     void servicesNotRunningAreSaidPlainly() {
         MainViewModel vm = new MainViewModel();
-        vm.onSnapshot(snapshot(1, null, new ResolverSnapshot(true)), 1L);
-        assertThat(vm.resolverSummary().text()).isEqualTo("Resolver: running");
+        vm.onSnapshot(snapshot(1, null, null), 1L);
+        assertThat(vm.resolverSummary().text()).isEqualTo("Resolver: not running");
         assertThat(vm.poolsSummary().text()).isEqualTo("Pools: not running");
         assertThat(vm.poolsSummary().level()).isEqualTo(Level.INACTIVE);
     }
@@ -64,5 +64,18 @@ class MainViewModelTest {
         vm.tick(t0 + 2_500_000_000L);
         assertThat(vm.dataAge().text()).isEqualTo("Data: STALE, 2.5 s old");
         assertThat(vm.dataAge().level()).isEqualTo(Level.ADVISORY);
+    }
+
+    @Test
+    void anEngineThatNeverStartedKeepsSayingWhyUntilItRuns() {
+        MainViewModel vm = new MainViewModel();
+        vm.engineNotRunning("the configuration has 2 errors");
+        vm.onSnapshot(new EngineSnapshot(EngineState.NEW, Instant.EPOCH, null, null, null, null, null, null,
+                List.of(), List.of()), 1L);
+        assertThat(vm.engineState().text()).isEqualTo("Engine: NOT RUNNING — the configuration has 2 errors");
+        assertThat(vm.engineState().level()).isEqualTo(Level.ALARM);
+        vm.onSnapshot(snapshot(1, null, null), 2L);
+        assertThat(vm.engineState().text()).isEqualTo("Engine: RUNNING");
+        assertThat(vm.configSummary().level()).isEqualTo(Level.NORMAL);
     }
 }
