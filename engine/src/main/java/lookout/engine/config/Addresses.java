@@ -13,6 +13,9 @@ import java.util.Locale;
  */
 final class Addresses {
 
+    /** For {@link #socket}: the text must name a port. */
+    static final int PORT_REQUIRED = -1;
+
     private Addresses() {
     }
 
@@ -93,6 +96,8 @@ final class Addresses {
         int p = defaultPort;
         if (port != null) {
             p = port(port, allowPortZero);
+        } else if (defaultPort == PORT_REQUIRED) {
+            throw new IllegalArgumentException("a port is required");
         }
         return new InetSocketAddress(a, p);
     }

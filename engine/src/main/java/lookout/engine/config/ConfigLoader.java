@@ -119,7 +119,7 @@ public final class ConfigLoader {
         try {
             root = VscfParser.parse(text, name, includes(name, base));
         } catch (VscfSyntaxException e) {
-            problems.add(e.position(), "", e.getMessage());
+            problems.add(e.position(), e.path(), e.path().isEmpty() ? e.getMessage() : e.path() + ": " + e.getMessage());
             return null;
         }
         Bind.knownKeys(root, "", SECTIONS, problems);
@@ -290,11 +290,7 @@ public final class ConfigLoader {
                 // Loopback unless the operator names an interface: status is never public by accident.
                 return new StatusConfig(new InetSocketAddress(InetAddress.getLoopbackAddress(), Addresses.port(x, true)));
             }
-            InetSocketAddress a = Addresses.socket(x, -1, true);
-            if (a.getPort() < 0) {
-                throw new IllegalArgumentException("a port is required");
-            }
-            return new StatusConfig(a);
+            return new StatusConfig(Addresses.socket(x, Addresses.PORT_REQUIRED, true));
         } catch (IllegalArgumentException e) {
             p.add(s, "status.listen", "status.listen: expected host:port or a port, found '" + x + "': " + e.getMessage());
             return new StatusConfig(null);

@@ -112,8 +112,9 @@ final class ResolverBinder {
                 servers = servers(s.get("servers"), path + ".servers", DNS_PORT, false, p);
             }
             boolean isDefault = false;
+            Boolean b = null;
             if (s.get("default") != null) {
-                Boolean b = Bind.bool(s.get("default"), path + ".default", p);
+                b = Bind.bool(s.get("default"), path + ".default", p);
                 isDefault = b != null && b;
                 if (isDefault && defaultScope != null) {
                     p.add(s.get("default"), path + ".default", path + ".default: scope '" + defaultScope
@@ -123,7 +124,9 @@ final class ResolverBinder {
                     defaultPos = s.get("default").pos();
                 }
             }
-            if (domains.isEmpty() && !isDefault) {
+            // Not when 'default' was given but invalid: that error is already reported.
+            boolean defaultUnreadable = s.get("default") != null && b == null;
+            if (domains.isEmpty() && !isDefault && !defaultUnreadable && s.get("domains") == null) {
                 p.add(e.keyPos(), path, path + ": a scope routes nothing without 'domains' or 'default => true'");
             }
             out.add(new ResolverConfig.Scope(e.key(), domains, servers, isDefault));

@@ -45,6 +45,8 @@ public final class VscfParser {
     private int pos;
     private int line = 1;
     private int column = 1;
+    /** Keys (and {@code [i]} list indexes) from the top to the value being parsed, for errors. */
+    private final List<String> keyPath = new ArrayList<>();
 
     private VscfParser(String text, String file, IncludeResolver includes, int includeDepth) {
         this.text = text;
@@ -64,7 +66,7 @@ public final class VscfParser {
         if (root instanceof VNode.Hash h) {
             return h;
         }
-        throw new VscfSyntaxException(root.pos(),
+        throw new VscfSyntaxException(root.pos(), "",
                 "expected 'key => value' entries at the top level, found a [ list ]");
     }
 
@@ -129,10 +131,12 @@ public final class VscfParser {
                     advance();
                 }
                 skipWhitespace();
+                keyPath.add(key);
                 VNode value = value(depth, "the value of '" + key + "'");
+                keyPath.remove(keyPath.size() - 1);
                 Position first = seen.putIfAbsent(key, keyPos);
                 if (first != null) {
-                    throw new VscfSyntaxException(keyPos, "duplicate key '" + key + "' (first at line "
+                    throw fail(keyPos, "duplicate key '" + key + "' (first at line "
                             + first.line() + ", column " + first.column() + ")");
                 }
                 entries.add(new VNode.Entry(key, keyPos, value));
@@ -156,7 +160,9 @@ public final class VscfParser {
                 advance();
                 return new VNode.Array(items, open);
             }
+            keyPath.add("[" + items.size() + "]");
             items.add(value(depth, "a list item"));
+            keyPath.remove(keyPath.size() - 1);
             skipWhitespace();
             if (!atEnd() && peek() == ',') {
                 advance();
@@ -217,7 +223,7 @@ public final class VscfParser {
         }
         advance();
         if (includeDepth >= MAX_INCLUDE_DEPTH) {
-            throw new VscfSyntaxException(at, "$include nested deeper than " + MAX_INCLUDE_DEPTH
+            throw fail(at, "$include nested deeper than " + MAX_INCLUDE_DEPTH
                     + " files (does a file include itself?)");
         }
         return includes.read(path, file, at);
@@ -232,13 +238,13 @@ public final class VscfParser {
         IncludeResolver.Included inc = includeDirective();
         VNode root = includedDocument(inc, at);
         if (!(root instanceof VNode.Hash h)) {
-            throw new VscfSyntaxException(at, "included file '" + inc.name()
+            throw fail(at, "included file '" + inc.name()
                     + "' is a [ list ]; only a hash can be merged into a hash");
         }
         for (VNode.Entry e : h.entries()) {
             Position first = seen.putIfAbsent(e.key(), e.keyPos());
             if (first != null) {
-                throw new VscfSyntaxException(at, "included file '" + inc.name() + "' repeats key '" + e.key()
+                throw fail(at, "included file '" + inc.name() + "' repeats key '" + e.key()
                         + "' (first at " + first + ")");
             }
             entries.add(e);
@@ -268,7 +274,7 @@ public final class VscfParser {
             advance();
             while (true) {
                 if (atEnd()) {
-                    throw new VscfSyntaxException(open, "unterminated quoted string: expected '\"' before end of file");
+                    throw fail(open, "unterminated quoted string: expected '\"' before end of file");
                 }
                 char c = peek();
                 if (c == '"') {
@@ -302,7 +308,7 @@ public final class VscfParser {
         Position at = here();
         advance();
         if (atEnd()) {
-            throw new VscfSyntaxException(at, "a '\\' at end of file escapes nothing");
+            throw fail(at, "a '\\' at end of file escapes nothing");
         }
         char c = peek();
         if (c >= '0' && c <= '9') {
@@ -310,7 +316,7 @@ public final class VscfParser {
             StringBuilder digits = new StringBuilder();
             for (int i = 0; i < 3; i++) {
                 if (atEnd() || peek() < '0' || peek() > '9') {
-                    throw new VscfSyntaxException(at, "expected three decimal digits after '\\' (\\NNN, 000 to 255), found '\\"
+                    throw fail(at, "expected three decimal digits after '\\' (\\NNN, 000 to 255), found '\\"
                             + digits + "'");
                 }
                 digits.append(peek());
@@ -318,7 +324,7 @@ public final class VscfParser {
                 advance();
             }
             if (value > 255) {
-                throw new VscfSyntaxException(at, "escape '\\" + digits + "' is out of range: expected 000 to 255");
+                throw fail(at, "escape '\\" + digits + "' is out of range: expected 000 to 255");
             }
             sb.append((char) value);
             return;
@@ -367,7 +373,18 @@ public final class VscfParser {
     }
 
     private VscfSyntaxException error(String message) {
-        return new VscfSyntaxException(here(), message);
+        return fail(here(), message);
+    }
+
+    private VscfSyntaxException fail(Position at, String message) {
+        StringBuilder path = new StringBuilder();
+        for (String k : keyPath) {
+            if (path.length() > 0 && !k.startsWith("[")) {
+                path.append('.');
+            }
+            path.append(k);
+        }
+        return new VscfSyntaxException(at, path.toString(), message);
     }
 
     private String describeNext() {
