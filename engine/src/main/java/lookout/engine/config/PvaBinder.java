@@ -31,6 +31,8 @@ final class PvaBinder {
     private final ConfigProblems p;
     /** Where environment problems are reported: the pva key, else the top of the file. */
     private final Position envPos;
+    /** A variable read for two keys (pvxs fallbacks) is reported once. */
+    private final java.util.Set<String> reported = new java.util.HashSet<>();
 
     private PvaBinder(Map<String, String> env, ConfigProblems p, Position envPos) {
         this.env = env;
@@ -108,6 +110,12 @@ final class PvaBinder {
                 autoBeacon, ignore, server, watch, discovery, guids);
     }
 
+    private void envProblem(String var, String key, String message) {
+        if (reported.add(var)) {
+            p.add(envPos, "pva." + key, "environment " + var + ": " + message);
+        }
+    }
+
     private String envValue(String... vars) {
         for (String v : vars) {
             String x = env.get(v);
@@ -153,7 +161,7 @@ final class PvaBinder {
             try {
                 out.add(address(item));
             } catch (IllegalArgumentException e) {
-                p.add(envPos, path, "environment " + envName(vars) + ": expected space-separated host[:port] entries, found '"
+                envProblem(envName(vars), key, "expected space-separated host[:port] entries, found '"
                         + item + "': " + e.getMessage());
             }
         }
@@ -176,7 +184,7 @@ final class PvaBinder {
             case "NO", "FALSE", "0":
                 return false;
             default:
-                p.add(envPos, "pva." + key, "environment " + envName(vars) + ": expected YES or NO, found '" + x + "'");
+                envProblem(envName(vars), key, "expected YES or NO, found '" + x + "'");
                 return dflt;
         }
     }
@@ -194,7 +202,7 @@ final class PvaBinder {
         try {
             return Addresses.port(x.trim(), false);
         } catch (IllegalArgumentException e) {
-            p.add(envPos, "pva." + key, "environment " + var + ": expected a port from 1 to 65535, found '" + x + "'");
+            envProblem(var, key, "expected a port from 1 to 65535, found '" + x + "'");
             return dflt;
         }
     }
