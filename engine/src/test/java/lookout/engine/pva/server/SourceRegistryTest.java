@@ -4,51 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import lookout.engine.pva.client.ResolvedNames;
 import org.junit.jupiter.api.Test;
 
 class SourceRegistryTest {
-
-    /** A ResolvedNames double: a map, plus a record of want() calls. */
-    static final class FakeResolved implements ResolvedNames {
-        final Map<String, Resolution> map = new HashMap<>();
-        final List<String> wanted = new ArrayList<>();
-        final List<Listener> listeners = new ArrayList<>();
-
-        @Override
-        public Resolution lookup(String name) {
-            return map.get(name);
-        }
-
-        @Override
-        public void want(String name) {
-            wanted.add(name);
-        }
-
-        @Override
-        public void addListener(Listener l) {
-            listeners.add(l);
-        }
-
-        @Override
-        public void removeListener(Listener l) {
-            listeners.remove(l);
-        }
-
-        void resolve(String name, String guid, InetSocketAddress ep) {
-            Resolution r = new Resolution(name, guid, ep);
-            map.put(name, r);
-            listeners.forEach(l -> l.resolved(r));
-        }
-
-        void withdraw(String name) {
-            Resolution r = map.remove(name);
-            listeners.forEach(l -> l.withdrawn(r));
-        }
-    }
 
     static final String GUID = "0102030405060708090a0b0c";
 
