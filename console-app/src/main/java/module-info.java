@@ -5,6 +5,7 @@ module lookout.console {
     requires javafx.fxml;
     requires org.controlsfx.controls;
     requires java.management;
+    requires java.logging; // the launcher's headless mode logs to stdout through java.util.logging
 
     exports lookout.console;
 
