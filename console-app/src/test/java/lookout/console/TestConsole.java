@@ -22,7 +22,10 @@ final class TestConsole {
      * Loopback only, ephemeral ports, auto address lists off, no PVA server: nothing fixed, nothing
      * broadcast. Line 1 is a comment so that the tests' line numbers are easy to read.
      */
-    static final String MINIMAL = """
+    static final String MINIMAL = minimal(freeUdpPort(), freeUdpPort());
+
+    private static String minimal(int broadcastPort, int serverPort) {
+        return """
             # Lookout console FX test configuration
             resolver => {
               listen => [ 127.0.0.1:0 ]
@@ -32,11 +35,24 @@ final class TestConsole {
               auto_addr_list => false
               auto_beacon_addr_list => false
               beacon_addr_list => [ ]
-              broadcast_port => 0
-              server_port => 0
+              broadcast_port => %d
+              server_port => %d
               server => { enable => false }
             }
-            """;
+            """.formatted(broadcastPort, serverPort);
+    }
+
+    /**
+     * A UDP port free right now (pva ports must be 1..65535, so 0 cannot be written): bound on
+     * loopback and released, so that concurrent test runs do not collide on 5075/5076.
+     */
+    static int freeUdpPort() {
+        try (java.net.DatagramSocket s = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     final VirtualScheduler scheduler = new VirtualScheduler();
     final Engine engine;
