@@ -55,7 +55,7 @@ public final class ConsoleWindow implements AutoCloseable {
     private final ConfigViewModel configVm;
     private final EventsViewModel eventsVm = new EventsViewModel();
     private final ResolverViewModel resolverVm;
-    private final PoolsViewModel poolsVm = new PoolsViewModel();
+    private final PoolsViewModel poolsVm;
     private final PvaViewModel pvaVm;
     private final Scene scene;
     private final MainView mainView;
@@ -72,6 +72,17 @@ public final class ConsoleWindow implements AutoCloseable {
         this.configVm = new ConfigViewModel(loader, parser, Platform::runLater, gateway::apply);
         EngineGateway g = gateway;
         this.resolverVm = new ResolverViewModel(gateway::resolve);
+        this.poolsVm = new PoolsViewModel(new PoolsViewModel.Commands() {
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> force(String key, String state, java.time.Duration ttl) {
+                return g.force(key, state, ttl);
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> release(String key) {
+                return g.release(key);
+            }
+        });
         this.pvaVm = new PvaViewModel();
 
         Map<String, Parent> panes = new LinkedHashMap<>();

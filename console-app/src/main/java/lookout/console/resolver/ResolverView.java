@@ -102,6 +102,8 @@ public final class ResolverView {
             label.getStyleClass().add("indicator");
             IndicatorLabel.bind(label, indicator);
             bar.setPrefWidth(110);
+            bar.setMinWidth(110);
+            label.setMinWidth(javafx.scene.control.Control.USE_PREF_SIZE);
             bar.getStyleClass().add("mark-bar");
         }
 
@@ -134,6 +136,7 @@ public final class ResolverView {
             bar.setManaged(d);
             bar.setProgress(d ? Math.min(1, bound.markLeft() / ResolverViewModel.MARK.toSeconds()) : 0);
             indicator.set(bound.stateText(), d ? Indicator.Level.ADVISORY : Indicator.Level.NORMAL);
+            setTooltip(d ? new javafx.scene.control.Tooltip(bound.stateText() + "\n" + bound.reason()) : null);
         }
     }
 }

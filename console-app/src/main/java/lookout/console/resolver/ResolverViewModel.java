@@ -156,7 +156,7 @@ public final class ResolverViewModel {
                 }
                 lastSent.put(sv.address(), new long[] {u.sent()});
                 row.sent.set(u.sent());
-                String lat = u.latencyP50() == null ? "" : ms(u.latencyP50()) + " / " + ms(u.latencyP99());
+                String lat = u.replies() == 0 || u.latencyP50() == null ? "—" : ms(u.latencyP50()) + " / " + ms(u.latencyP99());
                 if (!lat.equals(row.latency.get())) {
                     row.latency.set(lat);
                 }

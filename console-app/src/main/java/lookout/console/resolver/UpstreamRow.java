@@ -57,7 +57,10 @@ public final class UpstreamRow {
         if (!demoted.get()) {
             return "OK";
         }
+        String r = reason.get();
+        int colon = r.indexOf(':');
+        String shortReason = colon > 0 ? r.substring(0, colon) : r; // the detail is in the tooltip and Events
         return String.format(java.util.Locale.ROOT, "DEMOTED %.1f s", markLeft.get())
-                + (reason.get().isEmpty() ? "" : " (" + reason.get() + ")");
+                + (shortReason.isEmpty() ? "" : " (" + shortReason + ")");
     }
 }
