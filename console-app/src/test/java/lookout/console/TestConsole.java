@@ -25,12 +25,24 @@ final class TestConsole {
     static final String MINIMAL = minimal(freeUdpPort(), freeUdpPort());
 
     private static String minimal(int broadcastPort, int serverPort) {
+        return with("", "", broadcastPort, serverPort);
+    }
+
+    /**
+     * A test configuration: {@code resolverExtra} goes inside {@code resolver { }} after its
+     * listen line (line 3), {@code sections} after the resolver section.
+     */
+    static String with(String resolverExtra, String sections) {
+        return with(resolverExtra, sections, freeUdpPort(), freeUdpPort());
+    }
+
+    private static String with(String resolverExtra, String sections, int broadcastPort, int serverPort) {
         return """
             # Lookout console FX test configuration
             resolver => {
               listen => [ 127.0.0.1:0 ]
-            }
-            pva => {
+            %s}
+            %spva => {
               addr_list => [ 127.0.0.1 ]
               auto_addr_list => false
               auto_beacon_addr_list => false
@@ -39,7 +51,7 @@ final class TestConsole {
               server_port => %d
               server => { enable => false }
             }
-            """.formatted(broadcastPort, serverPort);
+            """.formatted(resolverExtra, sections, broadcastPort, serverPort);
     }
 
     /**
@@ -74,10 +86,14 @@ final class TestConsole {
 
     /** The minimal configuration, parsed by the real parser when it exists, else built by hand. */
     ConfigResult minimal(Path dir) {
+        return parse(MINIMAL, dir);
+    }
+
+    ConfigResult parse(String text, Path dir) {
         if (parserAvailable(dir)) {
-            return loader.parse(MINIMAL, dir.resolve("test.conf").toString(), dir);
+            return loader.parse(text, dir.resolve("test.conf").toString(), dir);
         }
-        Config c = new Config(ConfigSource.of(dir.resolve("test.conf").toString(), dir, MINIMAL), null, Map.of(),
+        Config c = new Config(ConfigSource.of(dir.resolve("test.conf").toString(), dir, text), null, Map.of(),
                 Map.of(), null, null, null, dir);
         return new ConfigResult(c, List.of());
     }
