@@ -218,7 +218,7 @@ public final class ConfigLoader {
                 continue;
             }
             if (out.containsKey(origin)) {
-                p.add(e.keyPos(), path, path + ": zone '" + origin + "' is defined twice");
+                p.add(e.keyPos(), path, path + ": zone '" + origin + "' is defined twice; expected each zone once");
                 continue;
             }
             VNode.Scalar file = null;
@@ -259,7 +259,7 @@ public final class ConfigLoader {
                 try {
                     out.put(origin, new ZoneConfig(origin, f.toString(), readUtf8(f), 1));
                 } catch (IOException | RuntimeException ex) {
-                    p.add(file, path, path + ": cannot read zone file '" + f + "': " + describe(ex));
+                    p.add(file, path, path + ": expected a readable zone file, cannot read '" + f + "': " + describe(ex));
                 }
             }
         }

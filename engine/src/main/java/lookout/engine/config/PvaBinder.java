@@ -85,7 +85,7 @@ final class PvaBinder {
                     p.add(s, "pva.watch", "pva.watch: expected a PV name without spaces or control characters, found '"
                             + s.value() + "'");
                 } else if (!watched.add(s.value())) {
-                    p.add(s, "pva.watch", "pva.watch: '" + s.value() + "' is listed twice");
+                    p.add(s, "pva.watch", "pva.watch: '" + s.value() + "' is listed twice; expected each PV name once");
                 } else {
                     watch.add(s.value());
                 }
