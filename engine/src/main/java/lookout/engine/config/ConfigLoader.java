@@ -53,6 +53,12 @@ public final class ConfigLoader {
 
     /** Parses {@code text} named {@code name}; relative paths resolve against {@code baseDir}. */
     public ConfigResult parse(String text, String name, Path baseDir) {
+        if (text == null) {
+            text = "";
+        }
+        if (name == null) {
+            name = "<text>";
+        }
         Path base = (baseDir == null ? Path.of("") : baseDir).toAbsolutePath().normalize();
         ConfigProblems problems = new ConfigProblems();
         Config config = null;
