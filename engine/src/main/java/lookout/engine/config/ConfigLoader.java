@@ -362,10 +362,12 @@ public final class ConfigLoader {
     static String readUtf8(Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            String text = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes)).toString();
+            // A byte-order mark (some Windows editors write one) is not part of the first key.
+            return text.startsWith("\uFEFF") ? text.substring(1) : text;
         } catch (CharacterCodingException e) {
             throw new IOException("not valid UTF-8 text", e);
         }
