@@ -45,6 +45,22 @@ public final class KeyedRows<K, S, R> {
 
     /** Brings the rows in line with {@code items}; returns how many rows were added or removed. */
     public int sync(List<S> items) {
+        // Fast path, the common case each tick: the same keys in the same order.
+        if (items.size() == rows.size()) {
+            int i = 0;
+            for (; i < items.size(); i++) {
+                K k = key.apply(items.get(i));
+                if (!k.equals(keyOf.get(rows.get(i)))) {
+                    break;
+                }
+            }
+            if (i == items.size()) {
+                for (int j = 0; j < i; j++) {
+                    update.accept(rows.get(j), items.get(j));
+                }
+                return 0;
+            }
+        }
         Set<K> seen = new HashSet<>(items.size() * 2);
         List<R> added = new ArrayList<>();
         for (S item : items) {
