@@ -40,6 +40,7 @@ public final class ResolverView {
     @FXML private ComboBox<String> typeBox;
     @FXML private Button resolveButton;
     @FXML private TextArea traceArea;
+    @FXML private HBox charts;
 
     public ResolverView(ResolverViewModel vm) {
         this.vm = vm;
@@ -79,6 +80,37 @@ public final class ResolverView {
         nameField.setOnAction(e -> onResolve());
         traceArea.textProperty().bind(vm.traceProperty());
         resolveButton.disableProperty().bind(vm.runningProperty().not());
+        charts.getChildren().addAll(chart("Queries/s", vm.queryRate(), "queryChart"),
+                chart("Upstream failures/s", vm.failureRate(), "failureChart"),
+                chart("Refused/s", vm.refusedRate(), "refusedChart"));
+    }
+
+    /** A 10-minute chart, no animation (issue 7), redrawn once per new point (about once a second). */
+    private static javafx.scene.chart.LineChart<Number, Number> chart(String title, RateHistory h, String id) {
+        javafx.scene.chart.NumberAxis x = new javafx.scene.chart.NumberAxis(-RateHistory.POINTS, 0, 60);
+        x.setLabel("seconds ago");
+        x.setAnimated(false);
+        javafx.scene.chart.NumberAxis y = new javafx.scene.chart.NumberAxis();
+        y.setAnimated(false);
+        y.setForceZeroInRange(true);
+        javafx.scene.chart.LineChart<Number, Number> c = new javafx.scene.chart.LineChart<>(x, y);
+        c.setId(id);
+        c.setTitle(title);
+        c.setAnimated(false);
+        c.setCreateSymbols(false);
+        c.setLegendVisible(false);
+        c.setMinHeight(120);
+        HBox.setHgrow(c, javafx.scene.layout.Priority.ALWAYS);
+        javafx.scene.chart.XYChart.Series<Number, Number> series = new javafx.scene.chart.XYChart.Series<>();
+        c.getData().add(series);
+        h.samplesProperty().addListener((o, a, b) -> {
+            java.util.List<javafx.scene.chart.XYChart.Data<Number, Number>> pts = new java.util.ArrayList<>(h.size());
+            for (int i = 0; i < h.size(); i++) {
+                pts.add(new javafx.scene.chart.XYChart.Data<>(i - h.size() + 1, h.get(i)));
+            }
+            series.getData().setAll(pts);
+        });
+        return c;
     }
 
     @FXML

@@ -54,6 +54,9 @@ public final class ResolverViewModel {
     private final Map<String, String> lastReason = new HashMap<>();
     private final Map<String, long[]> lastSent = new HashMap<>();
     private Instant lastTakenAt;
+    private final RateHistory queryRate = new RateHistory();
+    private final RateHistory failureRate = new RateHistory();
+    private final RateHistory refusedRate = new RateHistory();
     private final KeyedRows<String, Entry, UpstreamRow> rows =
             new KeyedRows<>(Entry::key, e -> new UpstreamRow(e.scope, e.server.address()), (r, e) -> { });
 
@@ -98,6 +101,21 @@ public final class ResolverViewModel {
 
     public ReadOnlyStringProperty traceProperty() {
         return trace.getReadOnlyProperty();
+    }
+
+    /** Client questions per second, last 10 minutes. */
+    public RateHistory queryRate() {
+        return queryRate;
+    }
+
+    /** Failed upstream transactions per second (every reason of seed 000 §4.6.2). */
+    public RateHistory failureRate() {
+        return failureRate;
+    }
+
+    /** Questions refused at the in-flight ceiling per second (seed 000 §4.6.5). */
+    public RateHistory refusedRate() {
+        return refusedRate;
     }
 
     public ObservableList<UpstreamRow> servers() {
@@ -163,6 +181,9 @@ public final class ResolverViewModel {
             }
         }
         lastTakenAt = s.takenAt();
+        queryRate.sample(s.takenAt(), r.queries());
+        failureRate.sample(s.takenAt(), r.upstreamFailed().values().stream().mapToLong(Long::longValue).sum());
+        refusedRate.sample(s.takenAt(), r.refused());
         int ceiling = Math.max(1, r.inFlightCeiling());
         inFlightHighWater.set(Math.max(inFlightHighWater.get(), r.inFlight()));
         inFlightFraction.set(r.inFlight() / (double) ceiling);
