@@ -102,6 +102,26 @@ public final class SearchDatagramBuilder {
         return true;
     }
 
+    /**
+     * {@link #tryAdd(int, byte[])} without a byte array: the name is written as UTF-8 straight from
+     * the string ({@code utf8Length} is its encoded length, {@code ByteBufUtil.utf8Bytes}).
+     */
+    public boolean tryAdd(int cid, CharSequence name, int utf8Length) {
+        int need = 4 + WireWriter.stringLength(utf8Length);
+        int used = buf.writerIndex() - headerStart;
+        if (count > 0 && used + need > limit) {
+            return false;
+        }
+        if (count == 0xFFFF || used + need > Pva.MAX_BUFFER) {
+            return false;
+        }
+        w.i32(cid);
+        w.size(utf8Length);
+        buf.writeCharSequence(name, java.nio.charset.StandardCharsets.UTF_8);
+        count++;
+        return true;
+    }
+
     public int count() {
         return count;
     }
