@@ -49,7 +49,7 @@ class BeaconSenderTest {
             List<Beacon> first = drain(rx, 1000);
             assertThat(first).hasSize(1); // at start
             Beacon b0 = first.get(0);
-            assertThat(b0.guid().toString()).isEqualTo(h.snapshot().guid());
+            assertThat(b0.guid().toString()).isEqualTo(h.serverSnapshot().guid());
             assertThat(b0.serverPort()).isEqualTo(h.tcpPort());
             assertThat(b0.sequence()).isZero();
             int change0 = b0.changeCount();
@@ -87,8 +87,8 @@ class BeaconSenderTest {
             assertThat(drain(rx, 300)).isEmpty();
             h.scheduler.advance(Duration.ofSeconds(1));
             assertThat(drain(rx, 500)).hasSize(1);
-            assertThat(h.snapshot().beaconsSent()).isEqualTo(12);
-            assertThat(h.snapshot().beaconChangeCount()).isEqualTo(eleventh.get(0).changeCount());
+            assertThat(h.serverSnapshot().beaconsSent()).isEqualTo(12);
+            assertThat(h.serverSnapshot().beaconChangeCount()).isEqualTo(eleventh.get(0).changeCount());
         }
     }
 
@@ -97,14 +97,14 @@ class BeaconSenderTest {
         String a;
         try (ServerHarness h = new ServerHarness(new FakeResolved(), false)
                 .start(ServerHarness.pva(0, 0, List.of(), List.of(), false))) {
-            a = h.snapshot().guid();
-            assertThat(h.snapshot().tcpPort()).isZero(); // name server off
+            a = h.serverSnapshot().guid();
+            assertThat(h.serverSnapshot().tcpPort()).isZero(); // name server off
         }
         // a different random stream, as every real start gets from a fresh SecureRandom
         ServerHarness h2 = new ServerHarness(new FakeResolved(), false);
         h2.random.nextLong();
         try (ServerHarness h = h2.start(ServerHarness.pva(0, 0, List.of(), List.of(), false))) {
-            assertThat(h.snapshot().guid()).hasSize(24).isNotEqualTo(a);
+            assertThat(h.serverSnapshot().guid()).hasSize(24).isNotEqualTo(a);
         }
     }
 }

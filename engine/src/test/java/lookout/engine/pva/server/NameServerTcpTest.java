@@ -102,7 +102,7 @@ class NameServerTcpTest {
             assertThat(ping.found()).isFalse();
             assertThat(ping.cids()).isEmpty();
             assertThat(ping.serverPort()).isEqualTo(h.tcpPort()); // the receiving listener's port
-            assertThat(ping.guid().toString()).isEqualTo(h.snapshot().guid());
+            assertThat(ping.guid().toString()).isEqualTo(h.serverSnapshot().guid());
         }
     }
 
@@ -141,7 +141,7 @@ class NameServerTcpTest {
             assertThat(closedByPeer(s)).isTrue();
         }
         assertStillServing();
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> h.snapshot().nameServerRefused() >= 1);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> h.serverSnapshot().nameServerRefused() >= 1);
     }
 
     @Test
