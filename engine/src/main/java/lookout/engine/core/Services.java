@@ -16,6 +16,7 @@ final class Services {
     static List<Service> create() {
         List<Service> list = new ArrayList<>();
         // pools, resolver, pva client, pva server, status: each work item adds its line here.
+        list.add(new lookout.engine.pva.client.PvaClientService());
         return list;
     }
 }
