@@ -186,8 +186,9 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         if (config.discoveryAtStart()) {
             discoveryPing();
         }
-        LOG.log(Level.INFO, "PVA client searching from UDP port {0}, beacons on {1}, destinations {2}",
-                searchPort, beaconPort, destinations);
+        LOG.log(Level.INFO, "PVA client searching from UDP port " + searchPort + ", beacons on "
+                + (beaconPort == 0 ? "(none)" : String.valueOf(beaconPort)) + ", destinations " + destinations
+                + ", name servers " + nameServers.keySet());
     }
 
     @Override
