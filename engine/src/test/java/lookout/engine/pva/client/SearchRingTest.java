@@ -174,6 +174,25 @@ class SearchRingTest {
     }
 
     @Test
+    void saturatedChannelsAreSearchedExactlyOncePerRevolution() {
+        // a cohort far above the split threshold, created at once
+        Driver d = new Driver(S);
+        int n = 100_000;
+        for (int i = 0; i < n; i++) {
+            d.add(new PvChannel("c" + i, i));
+        }
+        d.searches.clear();
+        d.runUntil(600 * S);
+        int before = d.searches.size();
+        d.runUntil(600 * S + 30 * S);
+        // §8: once saturated, each name is searched once per 30 s — N names per revolution
+        assertThat(d.searches.size() - before).isEqualTo(n);
+        long[] perChannel = new long[n];
+        d.searches.subList(before, d.searches.size()).forEach(s -> perChannel[(int) s[0]]++);
+        assertThat(perChannel).containsOnly(1L);
+    }
+
+    @Test
     void hurryUpRunsOneFastRevolutionThenHoldsOff() {
         Driver d = new Driver(S);
         PvChannel a = new PvChannel("a", 1);
