@@ -103,6 +103,10 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
     private final Map<String, PvChannel> byName = new HashMap<>();
     private final IntObjectHashMap<PvChannel> byCid = new IntObjectHashMap<>();
     private int nextCid = 1;
+    /** Channels in RESOLVED, kept in step so that a snapshot does not walk a million channels. */
+    private long resolvedCount;
+    /** Names searched by an operator (searchPv), listed first in the snapshot. */
+    private final Set<String> operatorNames = new java.util.LinkedHashSet<>();
 
     private NioDatagramChannel searchSocket;
     private NioDatagramChannel beaconSocket;
@@ -380,7 +384,9 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         ring.remove(c);
         byCid.remove(c.cid);
         byName.remove(c.name);
+        operatorNames.remove(c.name);
         if (c.state == ChannelState.RESOLVED) {
+            resolvedCount--;
             Resolution r = resolution(c);
             for (Listener l : listeners) {
                 safely(() -> l.withdrawn(r));
@@ -644,6 +650,7 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
                 c.endpoint = endpoint;
                 c.attempts = 0;
                 ring.remove(c);
+                resolvedCount++;
                 resolvedTotal++;
                 ctx.publish(new EngineEvent.PvResolved(scheduler.now(), c.name, r.guid().toString(), text(endpoint)));
                 Resolution res = resolution(c);
@@ -733,6 +740,7 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         }
         for (PvChannel c : hit) {
             Resolution old = resolution(c);
+            resolvedCount--;
             c.state = ChannelState.SEARCHING;
             c.guid = null;
             c.endpoint = null;
@@ -796,13 +804,16 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
     @Override
     public void searchPv(String name) {
         String n = validName(name);
-        reference(n, PvChannel.REF_OPERATOR);
+        if (reference(n, PvChannel.REF_OPERATOR) != null) {
+            operatorNames.add(n);
+        }
     }
 
     @Override
     public void dropPv(String name) {
         PvChannel c = byName.get(name == null ? "" : name.strip());
         if (c != null) {
+            operatorNames.remove(c.name);
             // §3.1: the channel goes after two sweeps unless something else still references it
             c.refs &= ~(PvChannel.REF_OPERATOR | PvChannel.REF_WANTED);
         }
@@ -929,26 +940,28 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         for (int i = 0; i < SearchRing.BUCKETS; i++) {
             buckets.add(ring.bucketSize(i));
         }
-        long searching = 0;
-        long resolved = 0;
-        for (PvChannel c : byName.values()) {
-            if (c.state == ChannelState.SEARCHING) {
-                searching++;
-            } else {
-                resolved++;
+        long resolved = resolvedCount;
+        long searching = byName.size() - resolved;
+        // watched and operator channels first, then the others, up to the cap
+        Set<PvChannel> listed = new java.util.LinkedHashSet<>();
+        for (String w : config.watch()) {
+            PvChannel c = byName.get(w);
+            if (c != null && listed.size() < PvaSnapshot.MAX_CHANNELS) {
+                listed.add(c);
             }
         }
-        List<PvaChannelSnapshot> channels = new ArrayList<>();
-        // watched and operator channels first, then the others, up to the cap
-        for (int pass = 0; pass < 2 && channels.size() < PvaSnapshot.MAX_CHANNELS; pass++) {
-            for (PvChannel c : byName.values()) {
-                if (c.referenced() == (pass == 0)) {
-                    channels.add(channelSnapshot(c, now));
-                    if (channels.size() == PvaSnapshot.MAX_CHANNELS) {
-                        break;
-                    }
-                }
+        for (String o : operatorNames) {
+            PvChannel c = byName.get(o);
+            if (c != null && listed.size() < PvaSnapshot.MAX_CHANNELS) {
+                listed.add(c);
             }
+        }
+        for (Iterator<PvChannel> it = byName.values().iterator(); it.hasNext() && listed.size() < PvaSnapshot.MAX_CHANNELS; ) {
+            listed.add(it.next());
+        }
+        List<PvaChannelSnapshot> channels = new ArrayList<>(listed.size());
+        for (PvChannel c : listed) {
+            channels.add(channelSnapshot(c, now));
         }
         channels.sort((a, b2) -> a.name().compareTo(b2.name()));
         List<PvaDiscoveredServer> table = new ArrayList<>(servers.size() + recentlyLost.size());

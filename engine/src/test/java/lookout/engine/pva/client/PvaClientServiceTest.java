@@ -144,6 +144,48 @@ class PvaClientServiceTest {
     }
 
     @Test
+    void restartedServerWithdrawsItsResolutions() throws Exception {
+        start(List.of("demo:r"), List.of());
+        List<String> heard = new CopyOnWriteArrayList<>();
+        ctx.virtual().call(() -> {
+            svc.addListener(new ResolvedNames.Listener() {
+                @Override
+                public void resolved(ResolvedNames.Resolution r) {
+                    heard.add("+" + r.name() + "@" + r.guid());
+                }
+
+                @Override
+                public void withdrawn(ResolvedNames.Resolution r) {
+                    heard.add("-" + r.name() + "@" + r.guid());
+                }
+            });
+            return null;
+        });
+        ctx.virtual().advance(Duration.ofMillis(10));
+        List<InetSocketAddress> from = new ArrayList<>();
+        int cid = receiveSearch(from).names().get(0).cid();
+        // the server beacons, then claims the name
+        ByteBuf b = Unpooled.buffer();
+        PvaCodec.encode(new Beacon(G1, 0, 0, 0, WireAddress.ANY_MAPPED, 5075, "tcp"), b);
+        send(beaconSender, new InetSocketAddress(LO, svc.beaconPort()), b);
+        await().atMost(Duration.ofSeconds(5)).until(() -> snap().servers().size() == 1);
+        reply(from.get(0), G1, 5075, cid);
+        await().atMost(Duration.ofSeconds(5)).until(() -> snap().resolved() == 1);
+        // same endpoint, new GUID: the old instance's claims are void, the name searches again at once
+        b = Unpooled.buffer();
+        PvaCodec.encode(new Beacon(G2, 0, 0, 0, WireAddress.ANY_MAPPED, 5075, "tcp"), b);
+        send(beaconSender, new InetSocketAddress(LO, svc.beaconPort()), b);
+        await().atMost(Duration.ofSeconds(5)).until(() -> snap().searching() == 1);
+        assertThat(ctx.virtual().call(() -> svc.lookup("demo:r"))).isNull();
+        assertThat(heard).containsExactly("+demo:r@" + G1, "-demo:r@" + G1);
+        ctx.virtual().advance(Duration.ofSeconds(1));
+        assertThat(receiveSearch(from).names().get(0).cid()).isEqualTo(cid);
+        reply(from.get(0), G2, 5075, cid);
+        await().atMost(Duration.ofSeconds(5)).until(() -> snap().resolved() == 1);
+        assertThat(heard).last().isEqualTo("+demo:r@" + G2);
+    }
+
+    @Test
     void ignoredGuidAndNegativeRepliesDoNotResolve() throws Exception {
         start(List.of("demo:x"), List.of(G1.toString()));
         ctx.virtual().advance(Duration.ofMillis(10));
