@@ -96,7 +96,8 @@ public final class PvaServerBench {
         for (String n : names()) {
             table.put(n, new ResolvedNames.Resolution(n, "0102030405060708090a0b0c", real));
         }
-        RealContext ctx = new RealContext(table);
+        RealContext ctx = new RealContext(Map.of(PvaServerService.FORWARD_ENV, "false"));
+        ctx.register(ResolvedNames.class, tableLookup(table));
         PvaServerService lookout = new PvaServerService();
         ctx.onLoop(() -> {
             lookout.start(ctx, ServerHarness.config(ServerHarness.pva(0, 0, List.of(), List.of(), false)));
@@ -165,6 +166,27 @@ public final class PvaServerBench {
             lookout.process().waitFor(20, TimeUnit.SECONDS);
             core.process().waitFor(20, TimeUnit.SECONDS);
         }
+    }
+
+    static ResolvedNames tableLookup(Map<String, ResolvedNames.Resolution> table) {
+        return new ResolvedNames() {
+            @Override
+            public Resolution lookup(String name) {
+                return table.get(name);
+            }
+
+            @Override
+            public void want(String name) {
+            }
+
+            @Override
+            public void addListener(Listener l) {
+            }
+
+            @Override
+            public void removeListener(Listener l) {
+            }
+        };
     }
 
     static String[] names() {
@@ -274,114 +296,4 @@ public final class PvaServerBench {
         s.send(new DatagramPacket(data, data.length, to));
     }
 
-    /** A production-like context: real clock, the engine loop is the Netty I/O loop. */
-    static final class RealContext implements ServiceContext {
-        final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        final EventLoop loop = io.next();
-        final Map<String, ResolvedNames.Resolution> table;
-        final Scheduler scheduler = new Scheduler() {
-            @Override
-            public long nanoTime() {
-                return System.nanoTime();
-            }
-
-            @Override
-            public Instant now() {
-                return Instant.now();
-            }
-
-            @Override
-            public Cancellable schedule(Runnable task, long delay, TimeUnit unit) {
-                var f = loop.schedule(task, delay, unit);
-                return () -> f.cancel(false);
-            }
-
-            @Override
-            public Cancellable scheduleAtFixedRate(Runnable task, long initialDelay, long period, TimeUnit unit) {
-                var f = loop.scheduleAtFixedRate(task, initialDelay, period, unit);
-                return () -> f.cancel(false);
-            }
-
-            @Override
-            public void execute(Runnable task) {
-                loop.execute(task);
-            }
-
-            @Override
-            public boolean inLoop() {
-                return loop.inEventLoop();
-            }
-        };
-
-        RealContext(Map<String, ResolvedNames.Resolution> table) {
-            this.table = table;
-        }
-
-        <T> T onLoop(Callable<T> body) throws Exception {
-            CompletableFuture<T> f = new CompletableFuture<>();
-            loop.execute(() -> {
-                try {
-                    f.complete(body.call());
-                } catch (Throwable t) {
-                    f.completeExceptionally(t);
-                }
-            });
-            return f.get(30, TimeUnit.SECONDS);
-        }
-
-        @Override
-        public Scheduler scheduler() {
-            return scheduler;
-        }
-
-        @Override
-        public RandomGenerator random() {
-            return new SplittableRandom();
-        }
-
-        @Override
-        public EventLoopGroup io() {
-            return io;
-        }
-
-        @Override
-        public void publish(EngineEvent event) {
-        }
-
-        @Override
-        public Path stateDir() {
-            return Path.of(System.getProperty("java.io.tmpdir"));
-        }
-
-        @Override
-        public Map<String, String> environment() {
-            return Map.of(PvaServerService.FORWARD_ENV, "false");
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public <T> T service(Class<T> type) {
-            if (type != ResolvedNames.class) {
-                return null;
-            }
-            return (T) new ResolvedNames() {
-                @Override
-                public Resolution lookup(String name) {
-                    return table.get(name);
-                }
-
-                @Override
-                public void want(String name) {
-                }
-
-                @Override
-                public void addListener(Listener l) {
-                }
-
-                @Override
-                public void removeListener(Listener l) {
-                }
-            };
-        }
-    }
 }
