@@ -188,6 +188,10 @@ public final class PvaServerService implements Service {
     @Override
     public void contribute(SnapshotBuilder snapshot) {
         snapshot.pvaServer(snapshot());
+        snapshot.metrics(metrics());
+    }
+
+    List<Metric> metrics() {
         List<Metric> m = new ArrayList<>();
         m.add(Metric.counter("lookout_pva_server_searches_total", "PVA search messages received", counters.searchesReceived));
         m.add(Metric.counter("lookout_pva_server_names_searched_total", "PV names in searches answered", counters.namesSearched));
@@ -199,7 +203,7 @@ public final class PvaServerService implements Service {
                 "search datagrams dropped, by reason", "counter", java.util.Map.of("reason", reason), v)));
         m.add(Metric.gauge("lookout_pva_server_name_server_connections", "name-server TCP connections open",
                 tcp == null ? 0 : tcp.open.get()));
-        snapshot.metrics(m);
+        return m;
     }
 
     PvaServerSnapshot snapshot() {
