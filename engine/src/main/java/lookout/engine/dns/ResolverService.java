@@ -74,6 +74,7 @@ public final class ResolverService implements Service, Commands.Resolver {
     private double queriesPerSecond;
     private long malformed;
     private long denied;
+    private long internalErrors;
 
     @Override
     public String name() {
@@ -107,6 +108,16 @@ public final class ResolverService implements Service, Commands.Resolver {
 
     Resolver resolver() {
         return resolver;
+    }
+
+    /** Client packets dropped or answered FORMERR (engine loop). */
+    long malformed() {
+        return malformed;
+    }
+
+    /** Exceptions caught while handling a client packet: always 0 unless there is a bug. */
+    long internalErrors() {
+        return internalErrors;
     }
 
     @Override
@@ -348,7 +359,8 @@ public final class ResolverService implements Service, Commands.Resolver {
             }
             resolver.question(q, reply, new ClientId(sender, tcp), null);
         } catch (RuntimeException e) {
-            malformed++;
+            // a bug, not bad input: counted apart so that tests and operators can tell
+            internalErrors++;
             LOG.log(Level.WARNING, "resolver: question failed", e);
         }
     }
@@ -420,6 +432,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         b.metric(Metric.counter("lookout_resolver_unavailable_total", "Questions answered unavailable (SERVFAIL)", r.unavailable));
         b.metric(Metric.counter("lookout_resolver_demotions_total", "Upstream demotions", r.demotions));
         b.metric(Metric.counter("lookout_resolver_malformed_total", "Client packets dropped or answered FORMERR", malformed));
+        b.metric(Metric.counter("lookout_resolver_internal_errors_total", "Client packets whose handling failed (a bug)", internalErrors));
         b.metric(Metric.counter("lookout_resolver_denied_total", "Clients outside resolver.allow", denied));
         b.metric(Metric.gauge("lookout_resolver_in_flight", "Upstream transactions outstanding", r.inFlight));
         b.metric(Metric.gauge("lookout_resolver_queries_per_second", "Client questions in the last second", queriesPerSecond));
