@@ -109,6 +109,7 @@ server:
     qname-minimisation: no
     prefetch: no
     minimal-responses: yes
+    local-zone: "test." nodefault
 remote-control:
     control-enable: no
 forward-zone:
