@@ -1,0 +1,40 @@
+package lookout.console.pools;
+
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import lookout.console.widgets.Indicator;
+import lookout.engine.api.EngineSnapshot;
+
+/**
+ * The pools pane without a toolkit. It reads only its section of the snapshot; a null section
+ * means the service is not running, and the pane says so instead of showing anything invented.
+ *
+ * <p>Concurrency: UI thread only.
+ */
+public final class PoolsViewModel {
+
+    private final Indicator status = new Indicator();
+    private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
+
+    public PoolsViewModel() {
+        status.set("Waiting for the first snapshot…", Indicator.Level.INACTIVE);
+    }
+
+    public Indicator status() {
+        return status;
+    }
+
+    public ReadOnlyStringProperty detailProperty() {
+        return detail.getReadOnlyProperty();
+    }
+
+    public void onSnapshot(EngineSnapshot s) {
+        if (s.pools() == null) {
+            status.set("Not running: the engine has no weighted pools or monitors running.", Indicator.Level.INACTIVE);
+            detail.set("Nothing to show. No data is invented here: this pane fills in when the engine reports weighted pools and monitors.");
+        } else {
+            status.set("Running.", Indicator.Level.NORMAL);
+            detail.set("The engine reports weighted pools and monitors as running but publishes no further details in this build.");
+        }
+    }
+}
