@@ -1,6 +1,7 @@
 package lookout.engine.weighted;
 
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -55,9 +56,23 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
     public void start(ServiceContext context, Config config) {
         this.ctx = context;
         this.health = new HealthMonitors(ctx.scheduler(), ctx.io(), ctx::publish, this::recompute, MAX_CONCURRENT_PROBES);
-        this.forced = new ForcedStates(ctx.stateDir(), ctx.scheduler(), ctx::publish, this::applyForced);
+        this.forced = new ForcedStates(stateDir(ctx, config), ctx.scheduler(), ctx::publish, this::applyForced);
         install(config);
         forced.start();
+    }
+
+    /**
+     * The state directory for {@code config}. The engine resolves {@code state_dir} from its
+     * running configuration, which is not yet set while services start; until it is, the
+     * context answers its fallback {@code state}, and the configuration being started is the
+     * one that counts (a test override of the context still wins).
+     */
+    static Path stateDir(ServiceContext ctx, Config config) {
+        Path dir = ctx.stateDir();
+        if (dir.equals(Path.of("state")) && config.stateDir() != null) {
+            dir = config.stateDir();
+        }
+        return dir;
     }
 
     @Override
