@@ -29,7 +29,9 @@ public final class WeightedSelector {
             // exactly one member by w / group sum (ungrouped: groups of one).
             for (int g = 0; g < p.groups(); g++) {
                 long gs = live.groupSum[g];
-                if (draw(random, live.maxGroupSum) < gs) {
+                // r < gs is certain when gs is the maximum and impossible when gs is 0: no draw
+                // needed (same distribution as gdnsd, which draws anyway)
+                if (gs == live.maxGroupSum || (gs != 0 && draw(random, live.maxGroupSum) < gs)) {
                     int from = p.groupStart[g];
                     int to = p.groupStart[g + 1];
                     out[n++] = to - from == 1 ? from : pick(live.weight, from, to, gs, random);
@@ -46,7 +48,8 @@ public final class WeightedSelector {
             } else {
                 int max = live.groupMax[g];
                 for (int i = from; i < to; i++) {
-                    if (draw(random, max) < live.weight[i]) {
+                    int w = live.weight[i];
+                    if (w == max || (w != 0 && draw(random, max) < w)) {
                         out[n++] = i;
                     }
                 }
