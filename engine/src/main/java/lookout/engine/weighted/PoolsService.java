@@ -2,11 +2,14 @@ package lookout.engine.weighted;
 
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
 import java.util.regex.Pattern;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.Metric;
@@ -40,6 +43,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
     static final int MAX_CONCURRENT_PROBES = 64;
 
     private ServiceContext ctx;
+    private RandomGenerator draws;
     private HealthMonitors health;
     private ForcedStates forced;
     private Map<String, ResourceRuntime> resources = Map.of();
@@ -55,6 +59,11 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
     @Override
     public void start(ServiceContext context, Config config) {
         this.ctx = context;
+        // A cryptographic source (the engine's default) costs microseconds per draw and takes a
+        // lock; like gdnsd (a fast PRNG seeded from the system), draw from a fast generator seeded
+        // by it. An injected non-secure source (tests, benchmarks) is used as it is.
+        this.draws = ctx.random() instanceof SecureRandom
+                ? new SplittableRandom(ctx.random().nextLong()) : ctx.random();
         this.health = new HealthMonitors(ctx.scheduler(), ctx.io(), ctx::publish, this::recompute, MAX_CONCURRENT_PROBES);
         this.forced = new ForcedStates(stateDir(ctx, config), ctx.scheduler(), ctx::publish, this::applyForced);
         install(config);
@@ -187,7 +196,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         }
         if (r.cname != null) {
             int[] out = r.cname.scratch;
-            WeightedSelector.select(r.cname.live, ctx.random(), out);
+            WeightedSelector.select(r.cname.live, draws, out);
             return new Answer(List.of(), r.cname.plan.target(out[0]), ttl, r.cname.live.failover());
         }
         // SPEC: A gets the IPv4 selection only, AAAA the IPv6 selection only; else NODATA.
@@ -198,7 +207,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
             return new Answer(List.of(), null, ttl, fo);
         }
         int[] out = f.scratch;
-        int n = WeightedSelector.select(f.live, ctx.random(), out);
+        int n = WeightedSelector.select(f.live, draws, out);
         List<InetAddress> addrs = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             addrs.add(f.plan.address(out[i]));
