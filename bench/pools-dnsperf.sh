@@ -65,7 +65,7 @@ cp "$ROOT/bench/synopsis-example.com.zone" "$WORK/lookout/example.com"
   echo "         beacon_addr_list => [ 127.0.0.1 ], auto_beacon_addr_list => false, server => { enable => false } }"
   echo "state_dir => state"
 } > "$WORK/lookout/lookout.conf"
-java -Xmx512m -cp "$JAR" lookout.bench.ServeConfig "$WORK/lookout/lookout.conf" > "$WORK/lookout/log" 2>&1 & PID=$!
+(cd "$WORK/lookout" && exec java -Xmx512m -cp "$JAR" lookout.bench.ServeConfig "$WORK/lookout/lookout.conf") > "$WORK/lookout/log" 2>&1 & PID=$!
 for _ in $(seq 1 150); do grep -q '^ready' "$WORK/lookout/log" && break; sleep 0.2; done
 # warm the JIT before measuring
 dnsperf -s 127.0.0.1 -p "$LP" -d "$WORK/queries" -l 5 -c "$CLIENTS" -T "$CLIENTS" -q 500 > /dev/null 2>&1 || true
