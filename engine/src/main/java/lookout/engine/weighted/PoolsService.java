@@ -291,6 +291,10 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
     }
 
     private PoolsSnapshot.PoolFamily familySnapshot(FamilyRuntime f, LiveFamily live, boolean[] down) {
+        Map<MonitorKey, HealthMonitors.View> views = new java.util.HashMap<>();
+        for (HealthMonitors.View v : health.views()) {
+            views.put(v.key(), v);
+        }
         OddsCalculator.FamilyOdds odds = OddsCalculator.odds(live);
         FamilyPlan p = f.plan;
         List<PoolsSnapshot.PoolGroup> groups = new ArrayList<>();
@@ -302,7 +306,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                 boolean anyForced = false;
                 long ttl = ServiceTypeConfig.TTL_MAX;
                 for (MonitorKey k : f.monitors.get(i)) {
-                    HealthMonitors.View v = view(k);
+                    HealthMonitors.View v = views.get(k);
                     if (v != null) {
                         monDown |= v.monitoredDown();
                         anyForced |= v.forced() != null;
@@ -327,15 +331,6 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         WeightedFamily c = p.config;
         return new PoolsSnapshot.PoolFamily(f.family, c.mode(), c.upThresh(), c.serviceTypes(), p.total, p.upWeight,
                 live.liveWeight, live.failover, groups, sets, odds.setCount(), odds.sets() != null);
-    }
-
-    private HealthMonitors.View view(MonitorKey k) {
-        for (HealthMonitors.View v : health.views()) {
-            if (v.key().equals(k)) {
-                return v;
-            }
-        }
-        return null;
     }
 
     @Override
