@@ -4,6 +4,7 @@ module lookout.console {
     requires javafx.controls;
     requires javafx.fxml;
     requires org.controlsfx.controls;
+    requires java.logging; // the launcher's headless mode logs to stdout through java.util.logging
 
     exports lookout.console;
 }

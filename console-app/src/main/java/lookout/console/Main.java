@@ -1,8 +1,18 @@
 package lookout.console;
 
+import java.io.PrintStream;
+import java.util.List;
+import lookout.console.cli.CheckConfig;
+import lookout.console.cli.Headless;
+import lookout.console.cli.Invocation;
+import lookout.console.cli.UsageException;
+import lookout.console.cli.Version;
+
 /**
- * The {@code lookout} launcher. SKELETON: the launcher work fills in {@code --config},
- * {@code --headless} and {@code --check-config}.
+ * The {@code lookout} launcher (SPEC §Layout and delivery): no argument opens the console on the
+ * embedded default, {@code --config FILE} on a file, {@code --headless} runs the engine alone
+ * until SIGTERM, {@code --check-config FILE} validates. Headless and check-config never touch the
+ * JavaFX toolkit: only {@link #console} refers to it.
  */
 public final class Main {
 
@@ -10,6 +20,45 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        LookoutApp.launchConsole(null);
+        int status = run(List.of(args), System.out, System.err);
+        if (status >= 0) {
+            System.exit(status);
+        }
+        // The console ran and its window closed: leave like any desktop application.
+    }
+
+    /** Runs the launcher; returns the exit status, or -1 when the console ran and closed. */
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        Invocation inv;
+        try {
+            inv = Invocation.parse(args);
+        } catch (UsageException e) {
+            err.println("lookout: " + e.getMessage());
+            err.print(Invocation.USAGE);
+            err.flush();
+            return Invocation.EXIT_USAGE;
+        }
+        return switch (inv.mode()) {
+            case HELP -> {
+                out.print(Invocation.USAGE);
+                out.flush();
+                yield 0;
+            }
+            case VERSION -> {
+                out.println(Version.line(Main.class));
+                out.flush();
+                yield 0;
+            }
+            case CHECK_CONFIG -> CheckConfig.run(inv.config(), System.getenv(), out, err);
+            case HEADLESS -> Headless.run(inv, Main.class);
+            case CONSOLE -> {
+                console(inv);
+                yield -1;
+            }
+        };
+    }
+
+    private static void console(Invocation inv) {
+        LookoutApp.launchConsole(inv.config());
     }
 }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.random.RandomGenerator;
 import lookout.engine.api.EngineEvent;
+import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.Scheduler;
 
 /**
@@ -32,4 +33,14 @@ public interface ServiceContext {
 
     /** A sibling service implementing {@code type}, or null. */
     <T> T service(Class<T> type);
+
+    /**
+     * The whole engine snapshot, built on the engine loop and waited for: call it only from a
+     * thread that is not the engine loop (the status endpoint's HTTP thread). {@code DefaultEngine}
+     * implements it with {@link lookout.engine.api.Engine#snapshot()}; the default is for test
+     * contexts that have no engine.
+     */
+    default EngineSnapshot snapshot() {
+        throw new UnsupportedOperationException("this context builds no engine snapshot");
+    }
 }

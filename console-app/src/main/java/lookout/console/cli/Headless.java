@@ -1,0 +1,163 @@
+package lookout.console.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import lookout.engine.api.Engine;
+import lookout.engine.api.EngineEvent;
+import lookout.engine.api.EngineOptions;
+import lookout.engine.config.Config;
+import lookout.engine.config.ConfigLoader;
+import lookout.engine.config.ConfigProblem;
+import lookout.engine.config.ConfigResult;
+
+/**
+ * {@code lookout --headless [--config FILE]}: the engine alone, no JavaFX, until SIGTERM (or
+ * SIGINT), logging to standard output; exit status 0 after an orderly stop, 1 when the
+ * configuration is invalid or the engine cannot start (a port already taken, say).
+ *
+ * <p>Engine events are logged too (logger {@code lookout.events}), at WARNING for the abnormal
+ * ones, so the log reads like the console's Events pane.
+ */
+public final class Headless {
+
+    private static final Logger LOG = Logger.getLogger("lookout.headless");
+    private static final Logger EVENTS = Logger.getLogger("lookout.events");
+
+    private final Engine engine;
+
+    private Headless(Engine engine) {
+        this.engine = engine;
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    /** Stops the engine; idempotent. */
+    public void stop() {
+        engine.stop();
+    }
+
+    /**
+     * Loads {@code config} (null = the embedded default) and starts an engine on it. Returns null
+     * after printing each problem to {@code err} when the configuration is invalid; throws when
+     * the engine cannot start.
+     */
+    public static Headless start(Path config, EngineOptions options, PrintStream err) {
+        ConfigLoader loader = new ConfigLoader(options.environment());
+        ConfigResult r = config == null ? loader.embeddedDefault() : loader.load(config);
+        if (!r.ok()) {
+            for (ConfigProblem p : r.problems()) {
+                err.println(p);
+            }
+            err.flush();
+            LOG.severe("configuration " + (config == null ? ConfigLoader.EMBEDDED_NAME : config) + " is invalid ("
+                    + r.problems().size() + (r.problems().size() == 1 ? " problem" : " problems") + ")");
+            return null;
+        }
+        Config c = r.config();
+        Engine engine = Engine.create(options);
+        engine.subscribe(Headless::logEvent);
+        try {
+            engine.start(c);
+        } catch (RuntimeException e) {
+            engine.stop();
+            throw e;
+        }
+        LOG.info("engine running on " + c.source().name() + " (version 1, sha256 " + c.source().shortHash() + ")");
+        return new Headless(engine);
+    }
+
+    /** The launcher's entry: never returns normally while the engine runs; the shutdown hook exits 0. */
+    public static int run(Invocation inv, Class<?> anchor) {
+        OneLineLogging.install(System.out, inv.logLevel());
+        LOG.info(Version.line(anchor) + ", headless, pid " + ProcessHandle.current().pid());
+        Headless h;
+        try {
+            h = start(inv.config(), EngineOptions.defaults(), System.err);
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "engine failed to start: " + e.getMessage(), e);
+            return 1;
+        }
+        if (h == null) {
+            return 1;
+        }
+        CountDownLatch forever = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // java.util.logging resets its handlers in its own shutdown hook, concurrently with
+            // this one, so these lines bypass it and go straight to standard output.
+            direct(System.out, Level.INFO, "signal received: stopping the engine");
+            try {
+                h.stop();
+                direct(System.out, Level.INFO, "engine stopped");
+            } catch (RuntimeException e) {
+                direct(System.out, Level.WARNING, "engine did not stop cleanly: " + e);
+            }
+            System.out.flush();
+            // A JVM ending on SIGTERM exits 143; an orderly stop on SIGTERM is a success here
+            // (SPEC: exits 0 on SIGTERM), which only halt() from a hook can report.
+            Runtime.getRuntime().halt(0);
+        }, "lookout-shutdown"));
+        try {
+            forever.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    private static void direct(PrintStream out, Level level, String message) {
+        LogRecord r = new LogRecord(level, message);
+        r.setLoggerName(LOG.getName());
+        synchronized (out) {
+            out.print(new OneLineLogging.OneLineFormatter().format(r));
+            out.flush();
+        }
+    }
+
+    static void logEvent(EngineEvent e) {
+        EVENTS.log(level(e), () -> describe(e));
+    }
+
+    static Level level(EngineEvent e) {
+        if (e instanceof EngineEvent.Notice n) {
+            return switch (n.severity()) {
+                case ERROR -> Level.SEVERE;
+                case WARNING -> Level.WARNING;
+                case NOTICE, INFO -> Level.INFO;
+            };
+        }
+        if (e instanceof EngineEvent.ConfigRejected || e instanceof EngineEvent.UpstreamDemoted
+                || e instanceof EngineEvent.PvaServerLost || e instanceof EngineEvent.DuplicatePvClaim
+                || (e instanceof EngineEvent.PoolFailover f && f.inFailover())
+                || (e instanceof EngineEvent.MonitorStateChanged m && "DOWN".equalsIgnoreCase(m.to()))) {
+            return Level.WARNING;
+        }
+        return Level.INFO;
+    }
+
+    /** {@code UpstreamDemoted address=192.0.2.53 reason=timeout ...}: the record without its time. */
+    static String describe(EngineEvent e) {
+        if (e instanceof EngineEvent.Notice n) {
+            return n.subsystem().name().toLowerCase(java.util.Locale.ROOT) + ": " + n.message();
+        }
+        StringBuilder b = new StringBuilder(e.getClass().getSimpleName());
+        for (var c : e.getClass().getRecordComponents()) {
+            if (c.getName().equals("at")) {
+                continue;
+            }
+            Object v;
+            try {
+                v = c.getAccessor().invoke(e);
+            } catch (ReflectiveOperationException ex) {
+                v = "?";
+            }
+            b.append(' ').append(c.getName()).append('=').append(v);
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,47 @@
+package lookout.console.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import lookout.engine.api.EngineEvent;
+import lookout.engine.api.Severity;
+import lookout.engine.api.Subsystem;
+import org.junit.jupiter.api.Test;
+
+class OneLineLoggingTest {
+
+    @Test
+    void oneLinePerRecordInUtc() {
+        LogRecord r = new LogRecord(Level.WARNING, "upstream {0} demoted");
+        r.setParameters(new Object[] {"192.0.2.53"});
+        r.setLoggerName("lookout.resolver");
+        r.setInstant(Instant.parse("2026-11-29T15:04:05.123Z"));
+        assertThat(new OneLineLogging.OneLineFormatter().format(r))
+                .isEqualTo("2026-11-29T15:04:05.123Z WARNING lookout.resolver: upstream 192.0.2.53 demoted\n");
+    }
+
+    @Test
+    void levelsInTheOperatorsWords() {
+        assertThat(OneLineLogging.levelName(Level.SEVERE)).isEqualTo("ERROR");
+        assertThat(OneLineLogging.levelName(Level.FINE)).isEqualTo("DEBUG");
+        assertThat(OneLineLogging.levelName(Level.FINEST)).isEqualTo("TRACE");
+        assertThat(OneLineLogging.julLevel(Invocation.LogLevel.DEBUG)).isEqualTo(Level.FINE);
+    }
+
+    @Test
+    void eventsAreDescribedWithoutTheirTimeAndAbnormalOnesWarn() {
+        EngineEvent demoted = new EngineEvent.UpstreamDemoted(Instant.EPOCH, "192.0.2.53", "timeout",
+                Instant.EPOCH.plusSeconds(30), false);
+        assertThat(Headless.describe(demoted)).isEqualTo(
+                "UpstreamDemoted address=192.0.2.53 reason=timeout until=1970-01-01T00:00:30Z renewed=false");
+        assertThat(Headless.level(demoted)).isEqualTo(Level.WARNING);
+        EngineEvent applied = new EngineEvent.ConfigApplied(Instant.EPOCH, 2, "ab", List.of("~ a: 1 -> 2"));
+        assertThat(Headless.level(applied)).isEqualTo(Level.INFO);
+        EngineEvent n = new EngineEvent.Notice(Instant.EPOCH, Subsystem.PVA_CLIENT, Severity.ERROR, "send failed");
+        assertThat(Headless.describe(n)).isEqualTo("pva_client: send failed");
+        assertThat(Headless.level(n)).isEqualTo(Level.SEVERE);
+    }
+}

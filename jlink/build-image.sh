@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Builds the Lookout runtime image with jlink (called by jlink/pom.xml in the package phase).
+#   build-image.sh MODULE_PATH_FILE OUTPUT_DIR ICONS_DIR
+# MODULE_PATH_FILE holds the console's runtime class path (maven-dependency-plugin
+# build-classpath): the lookout console and engine jars and every third-party jar.
+set -euo pipefail
+
+mp_file=$1
+out=$2
+icons=$3
+
+[[ -s $mp_file ]] || { echo "build-image: empty module path file $mp_file" >&2; exit 1; }
+JLINK=${JAVA_HOME:+$JAVA_HOME/bin/}jlink
+command -v "$JLINK" >/dev/null || JLINK=jlink
+
+# One module-path entry per jar: a directory of all of them would hold two jars of one module
+# (netty's native transports come in one jar per platform classifier) and jlink refuses a
+# directory with duplicates; across separate entries the first one wins and only modules
+# lookout.console reaches are resolved at all.
+module_path=$(tr -d '\n' < "$mp_file")
+
+rm -rf "$out"
+"$JLINK" \
+    --module-path "$module_path" \
+    --add-modules lookout.console \
+    --launcher lookout=lookout.console/lookout.console.Main \
+    --compress=2 \
+    --strip-debug \
+    --no-header-files \
+    --no-man-pages \
+    --output "$out"
+
+# jlink's own launcher runs java as a child of sh and resolves its directory from $0: SIGTERM
+# to the launcher would not reach the JVM (so --headless could not stop cleanly), and a symlink
+# to it (/usr/local/bin/lookout) would look for java beside the link. This one execs the JVM
+# and follows links. LOOKOUT_OPTS adds JVM options (for example -Xmx256m).
+cat > "$out/bin/lookout" <<'LAUNCHER'
+#!/bin/sh
+# Lookout launcher: lookout [--config FILE | --headless ... | --check-config FILE | --help]
+DIR=$(dirname "$(readlink -f "$0")")
+# shellcheck disable=SC2086
+exec "$DIR/java" $LOOKOUT_OPTS -m lookout.console/lookout.console.Main "$@"
+LAUNCHER
+chmod 755 "$out/bin/lookout"
+
+# The application icons (made by the console work, icons/*.png from 16 to 512 px and the SVG
+# source) ship in the image beside the runtime, for desktop files and packagers. The window
+# icon itself is loaded by the console from its own module resources.
+if compgen -G "$icons/*.png" >/dev/null; then
+    mkdir -p "$out/lib/icons"
+    cp "$icons"/*.png "$out/lib/icons/"
+    cp "$icons"/*.svg "$out/lib/icons/" 2>/dev/null || true
+else
+    echo "build-image: no icons in $icons (the image is built without them)" >&2
+fi
+
+cat > "$out/lookout.desktop" <<'DESKTOP'
+[Desktop Entry]
+Type=Application
+Name=Lookout
+Comment=Control-room console: DNS resolver, weighted pools, EPICS PVA name resolution
+Exec=lookout
+Icon=lookout
+Categories=Network;Monitor;
+Terminal=false
+DESKTOP
+
+"$out/bin/java" --list-modules > "$out/lib/modules.txt"
+size=$(du -sh "$out" | cut -f1)
+echo "build-image: $out/bin/lookout ($size, $(wc -l < "$out/lib/modules.txt") modules)"
