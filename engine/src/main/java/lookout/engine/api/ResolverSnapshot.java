@@ -1,5 +1,71 @@
 package lookout.engine.api;
 
-/** The resolver as the console shows it. SKELETON: the resolver work defines the fields. */
-public record ResolverSnapshot(boolean running) {
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The resolver as the console shows it.
+ *
+ * @param listen            bound addresses ({@code ip:port}, UDP and TCP)
+ * @param queries           client questions received (well-formed enough to answer)
+ * @param cacheHits         questions answered from the cache
+ * @param cacheEntries      entries in the cache now
+ * @param cacheCapacity     {@code resolver.cache_size}
+ * @param localAnswers      questions answered from local zones or synthetic names
+ * @param upstreamSentUdp   upstream transactions over UDP
+ * @param upstreamSentTcp   upstream transactions over TCP (retries after TC)
+ * @param upstreamFailed    seed 000 §4.6.2 {@code upstream_failed}, by reason
+ * @param refused           seed 000 §4.6.5 questions refused at the in-flight ceiling
+ * @param unavailable       questions answered unavailable (SERVFAIL), refused ones included
+ * @param demotions         demotions (renewals included)
+ * @param malformed         client packets dropped or answered FORMERR
+ * @param denied            clients outside {@code resolver.allow} (answered REFUSED)
+ * @param inFlight          upstream transactions outstanding now
+ * @param inFlightCeiling   seed 000 §4.6.5 (4 096)
+ * @param queriesPerSecond  client questions in the last second
+ * @param scopes            routing scopes with their servers' marks (the fallback servers last)
+ * @param upstreams         per-address counters and latency
+ * @param recentTraces      the last questions that went upstream or to a local zone, newest last
+ */
+public record ResolverSnapshot(List<String> listen, long queries, long cacheHits, int cacheEntries, int cacheCapacity,
+                               long localAnswers, long upstreamSentUdp, long upstreamSentTcp,
+                               Map<String, Long> upstreamFailed, long refused, long unavailable, long demotions,
+                               long malformed, long denied, int inFlight, int inFlightCeiling,
+                               double queriesPerSecond, List<Scope> scopes, List<Upstream> upstreams,
+                               List<ResolveTrace> recentTraces) {
+
+    public ResolverSnapshot {
+        listen = List.copyOf(listen);
+        upstreamFailed = Map.copyOf(upstreamFailed);
+        scopes = List.copyOf(scopes);
+        upstreams = List.copyOf(upstreams);
+        recentTraces = List.copyOf(recentTraces);
+    }
+
+    /**
+     * A routing scope ({@code fallback} true for {@code fallback_servers}: seed 000 §4.6.3 does
+     * not report their demotion, so their servers show {@code demoted} false and no mark).
+     */
+    public record Scope(String name, List<String> domains, boolean defaultScope, boolean fallback, List<Server> servers) {
+        public Scope {
+            domains = List.copyOf(domains);
+            servers = List.copyOf(servers);
+        }
+    }
+
+    /**
+     * A server of a scope, in configured order.
+     *
+     * @param markUntil when its demotion mark ends, or null
+     * @param markLeft  time left on the mark, or {@link Duration#ZERO}
+     */
+    public record Server(String address, boolean demoted, Instant markUntil, Duration markLeft) {
+    }
+
+    /** One upstream address: transactions, failures, reply latency percentiles over recent replies. */
+    public record Upstream(String address, long sent, long failed, long replies, Duration latencyP50,
+                           Duration latencyP99) {
+    }
 }

@@ -11,6 +11,7 @@ public final class ConfigChecks {
     public static List<ConfigCheck> all() {
         // Each service work item that validates across sections adds its check here
         // (for example the zone compiler: zone files parse, DYNA/DYNC resources exist).
-        return List.of();
+        return List.of(
+                new lookout.engine.dns.zone.ZoneCheck());
     }
 }

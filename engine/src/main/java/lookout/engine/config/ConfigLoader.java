@@ -1,18 +1,44 @@
 package lookout.engine.config;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import lookout.engine.config.vscf.IncludeResolver;
+import lookout.engine.config.vscf.Position;
+import lookout.engine.config.vscf.VNode;
+import lookout.engine.config.vscf.VscfParser;
+import lookout.engine.config.vscf.VscfSyntaxException;
 
 /**
  * Parses and validates configuration text (gdnsd's vscf syntax) into a {@link Config}, or into
- * the list of problems, each with FILE:LINE:COLUMN. Never throws for bad input.
+ * the list of problems, each with FILE:LINE:COLUMN, the key path and what was expected. Never
+ * throws for bad input: parse → bind every section → cross-section checks ({@link ConfigChecks}).
  *
- * <p>SKELETON: the config work replaces the bodies; the signatures are the contract.
+ * <p>Paths in the file ({@code zones} files, {@code $include}, {@code state_dir}) are relative to
+ * the directory of the file that holds them; {@code ~/} is the user's home directory.
  */
 public final class ConfigLoader {
 
     /** Name used in errors for the embedded default configuration. */
     public static final String EMBEDDED_NAME = "<embedded default>";
+
+    /** The top-level sections, in the order SPEC lists them. */
+    public static final List<String> SECTIONS = List.of("resolver", "zones", "service_types", "plugins", "pva",
+            "status", "state_dir");
+
+    static final List<String> PLUGINS = List.of("weighted");
+    static final List<String> ZONE_KEYS = List.of("file", "text");
 
     private final Map<String, String> environment;
 
@@ -27,21 +53,329 @@ public final class ConfigLoader {
 
     /** Parses {@code text} named {@code name}; relative paths resolve against {@code baseDir}. */
     public ConfigResult parse(String text, String name, Path baseDir) {
-        throw new UnsupportedOperationException("skeleton");
+        Path base = (baseDir == null ? Path.of("") : baseDir).toAbsolutePath().normalize();
+        ConfigProblems problems = new ConfigProblems();
+        Config config = null;
+        try {
+            config = bind(text, name, base, problems);
+        } catch (RuntimeException | StackOverflowError e) {
+            // Never throw for any input: an unexpected failure is one more problem to show.
+            problems.add(new Position(name, 1, 1), "", "internal error while reading the configuration: " + e);
+        }
+        if (!problems.isEmpty() || config == null) {
+            if (problems.isEmpty()) {
+                problems.add(new Position(name, 1, 1), "", "the configuration could not be built");
+            }
+            return new ConfigResult(null, problems.list());
+        }
+        return new ConfigResult(config, List.of());
     }
 
     /** Reads and parses a file; an unreadable file is one problem at line 1, column 1. */
     public ConfigResult load(Path file) {
-        throw new UnsupportedOperationException("skeleton");
+        String name = file.toString();
+        String text;
+        try {
+            text = readUtf8(file);
+        } catch (IOException | RuntimeException e) {
+            return new ConfigResult(null, List.of(new ConfigProblem(name, 1, 1, "",
+                    "cannot read the configuration file: " + describe(e))));
+        }
+        Path abs = file.toAbsolutePath().normalize();
+        return parse(text, name, abs.getParent());
     }
 
     /** The embedded default: loopback only, demo zone with a weighted pool, own PVA server on. */
     public ConfigResult embeddedDefault() {
-        throw new UnsupportedOperationException("skeleton");
+        return parse(embeddedDefaultText(), EMBEDDED_NAME, lookoutHome());
+    }
+
+    /** The text of the embedded default configuration (the console's editor starts from it). */
+    public static String embeddedDefaultText() {
+        try (InputStream in = ConfigLoader.class.getResourceAsStream("default.conf")) {
+            if (in == null) {
+                throw new IllegalStateException("default.conf is missing from the engine module");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the embedded default configuration", e);
+        }
+    }
+
+    /** {@code ~/.lookout}: where the embedded default keeps its state. */
+    static Path lookoutHome() {
+        return Path.of(System.getProperty("user.home", "."), ".lookout").toAbsolutePath().normalize();
     }
 
     /** Added, removed and changed keys, per section. */
     public static ConfigDiff diff(Config before, Config after) {
-        throw new UnsupportedOperationException("skeleton");
+        return ConfigDiffer.diff(before, after);
+    }
+
+    // ------------------------------------------------------------------ binding
+
+    private Config bind(String text, String name, Path base, ConfigProblems problems) {
+        VNode.Hash root;
+        try {
+            root = VscfParser.parse(text, name, includes(name, base));
+        } catch (VscfSyntaxException e) {
+            problems.add(e.position(), e.path(), e.path().isEmpty() ? e.getMessage() : e.path() + ": " + e.getMessage());
+            return null;
+        }
+        Bind.knownKeys(root, "", SECTIONS, problems);
+
+        ResolverConfig resolver = ResolverBinder.bind(root.get("resolver"), problems);
+        Map<String, ZoneConfig> zones = zones(root.get("zones"), name, base, problems);
+
+        VNode.Hash serviceSection = null;
+        if (root.get("service_types") != null) {
+            serviceSection = Bind.hash(root.get("service_types"), "service_types", problems);
+        }
+        Map<String, ServiceTypeConfig> serviceTypes = Map.of();
+        try {
+            serviceTypes = ServiceTypeConfig.bindAll(serviceSection, problems);
+        } catch (RuntimeException e) {
+            problems.add(at(root, "service_types"), "service_types", "service_types: internal error: " + e);
+        }
+        WeightedConfig weighted = plugins(root, serviceTypes, problems);
+
+        VNode.Entry pvaEntry = root.entry("pva");
+        Position envPos = pvaEntry != null ? pvaEntry.keyPos() : new Position(name, 1, 1);
+        PvaConfig pva = PvaBinder.bind(root.get("pva"), envPos, environment, problems);
+        StatusConfig status = status(root.get("status"), problems);
+        Path stateDir = stateDir(root.get("state_dir"), name, base, problems);
+        if (!problems.isEmpty()) {
+            return null;
+        }
+        Config config = new Config(ConfigSource.of(name, base, text), resolver, zones, serviceTypes, weighted, pva,
+                status, stateDir);
+        // Cross-section checks only see a candidate whose sections all bound cleanly; on a partly
+        // bound one they would report errors that are only echoes of the first.
+        for (ConfigCheck check : ConfigChecks.all()) {
+            try {
+                check.check(config, problems);
+            } catch (RuntimeException e) {
+                problems.add(new Position(name, 1, 1), "", "internal error in check "
+                        + check.getClass().getSimpleName() + ": " + e);
+            }
+        }
+        return problems.isEmpty() ? config : null;
+    }
+
+    private static Position at(VNode.Hash root, String key) {
+        VNode.Entry e = root.entry(key);
+        return e != null ? e.keyPos() : root.pos();
+    }
+
+    private static WeightedConfig plugins(VNode.Hash root, Map<String, ServiceTypeConfig> serviceTypes,
+                                          ConfigProblems problems) {
+        VNode.Hash weightedStanza = null;
+        VNode node = root.get("plugins");
+        if (node != null) {
+            VNode.Hash h = Bind.hash(node, "plugins", problems);
+            if (h != null) {
+                for (VNode.Entry e : h.entries()) {
+                    if (e.key().equals("weighted")) {
+                        weightedStanza = Bind.hash(e.value(), "plugins.weighted", problems);
+                    } else if (ConfigProblems.closest(e.key(), PLUGINS) != null) {
+                        problems.unknownKey(e, "plugins", PLUGINS);
+                    } else {
+                        problems.add(e.keyPos(), "plugins." + e.key(), "plugins." + e.key() + ": plugin '" + e.key()
+                                + "' is not supported; expected 'weighted' (the only gdnsd plugin Lookout implements)");
+                    }
+                }
+            }
+        }
+        try {
+            return WeightedConfig.bind(weightedStanza, serviceTypes, problems);
+        } catch (RuntimeException e) {
+            problems.add(at(root, "plugins"), "plugins.weighted", "plugins.weighted: internal error: " + e);
+            return WeightedConfig.empty();
+        }
+    }
+
+    /**
+     * {@code zones => { name => path }}, {@code name => { file => path }} or
+     * {@code name => { text => "...zone file text..." }} (inline, the zone's lines in a quoted
+     * string).
+     */
+    private static Map<String, ZoneConfig> zones(VNode node, String name, Path base, ConfigProblems p) {
+        Map<String, ZoneConfig> out = new LinkedHashMap<>();
+        if (node == null) {
+            return out;
+        }
+        VNode.Hash h = Bind.hash(node, "zones", p);
+        if (h == null) {
+            return out;
+        }
+        for (VNode.Entry e : h.entries()) {
+            String path = "zones." + e.key();
+            String origin;
+            try {
+                origin = Addresses.domain(e.key());
+            } catch (IllegalArgumentException ex) {
+                p.add(e.keyPos(), path, path + ": expected a zone name, found '" + e.key() + "': " + ex.getMessage());
+                continue;
+            }
+            if (out.containsKey(origin)) {
+                p.add(e.keyPos(), path, path + ": zone '" + origin + "' is defined twice");
+                continue;
+            }
+            VNode.Scalar file = null;
+            VNode.Scalar inline = null;
+            if (e.value() instanceof VNode.Scalar s) {
+                file = s;
+            } else if (e.value() instanceof VNode.Hash zh) {
+                Bind.knownKeys(zh, path, ZONE_KEYS, p);
+                if (zh.get("file") != null) {
+                    file = Bind.scalar(zh.get("file"), path + ".file", "a file path", p);
+                }
+                if (zh.get("text") != null) {
+                    inline = Bind.scalar(zh.get("text"), path + ".text", "the zone's text in a quoted string", p);
+                }
+                if (zh.get("file") != null && zh.get("text") != null) {
+                    p.add(zh, path, path + ": expected either 'file' or 'text', not both");
+                    continue;
+                }
+                if (zh.get("file") == null && zh.get("text") == null) {
+                    p.add(zh, path, path + ": expected 'file => path' or 'text => \"zone text\"'");
+                    continue;
+                }
+            } else {
+                Bind.expected(p, e.value(), path, "a zone file path or { file => path } or { text => \"...\" }");
+                continue;
+            }
+            if (inline != null) {
+                out.put(origin, new ZoneConfig(origin, inline.pos().file(), inline.value(), inline.pos().line()));
+            } else if (file != null) {
+                String where = file.pos().file().equals(name) ? null : file.pos().file();
+                Path f;
+                try {
+                    f = resolve(file.value(), where == null ? base : parentOf(where, base));
+                } catch (InvalidPathException ex) {
+                    p.add(file, path, path + ": expected a file path, found '" + file.value() + "'");
+                    continue;
+                }
+                try {
+                    out.put(origin, new ZoneConfig(origin, f.toString(), readUtf8(f), 1));
+                } catch (IOException | RuntimeException ex) {
+                    p.add(file, path, path + ": cannot read zone file '" + f + "': " + describe(ex));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** {@code status => { listen => host:port }}; a bare port listens on 127.0.0.1. Absent: off. */
+    private static StatusConfig status(VNode node, ConfigProblems p) {
+        if (node == null) {
+            return new StatusConfig(null);
+        }
+        VNode.Hash h = Bind.hash(node, "status", p);
+        if (h == null) {
+            return new StatusConfig(null);
+        }
+        Bind.knownKeys(h, "status", List.of("listen"), p);
+        VNode v = h.get("listen");
+        if (v == null) {
+            return new StatusConfig(null);
+        }
+        VNode.Scalar s = Bind.scalar(v, "status.listen", "host:port or a port", p);
+        if (s == null) {
+            return new StatusConfig(null);
+        }
+        String x = s.value();
+        try {
+            if (!x.isEmpty() && x.chars().allMatch(Character::isDigit)) {
+                // Loopback unless the operator names an interface: status is never public by accident.
+                return new StatusConfig(new InetSocketAddress(InetAddress.getLoopbackAddress(), Addresses.port(x, true)));
+            }
+            return new StatusConfig(Addresses.socket(x, Addresses.PORT_REQUIRED, true));
+        } catch (IllegalArgumentException e) {
+            p.add(s, "status.listen", "status.listen: expected host:port or a port, found '" + x + "': " + e.getMessage());
+            return new StatusConfig(null);
+        }
+    }
+
+    /** {@code state_dir}: relative to the file's directory; absent: {@code state} beside the file. */
+    private static Path stateDir(VNode node, String name, Path base, ConfigProblems p) {
+        if (node == null) {
+            return base.resolve("state");
+        }
+        VNode.Scalar s = Bind.scalar(node, "state_dir", "a directory path", p);
+        if (s == null) {
+            return base.resolve("state");
+        }
+        if (s.value().isEmpty()) {
+            p.add(s, "state_dir", "state_dir: expected a directory path, found ''");
+            return base.resolve("state");
+        }
+        try {
+            String where = s.pos().file().equals(name) ? null : s.pos().file();
+            return resolve(s.value(), where == null ? base : parentOf(where, base));
+        } catch (InvalidPathException e) {
+            p.add(s, "state_dir", "state_dir: expected a directory path, found '" + s.value() + "'");
+            return base.resolve("state");
+        }
+    }
+
+    // ------------------------------------------------------------------ files
+
+    private static Path resolve(String path, Path dir) {
+        if (path.equals("~")) {
+            return Path.of(System.getProperty("user.home", "."));
+        }
+        if (path.startsWith("~/")) {
+            return Path.of(System.getProperty("user.home", "."), path.substring(2)).normalize();
+        }
+        return dir.resolve(path).toAbsolutePath().normalize();
+    }
+
+    private static Path parentOf(String file, Path fallback) {
+        Path parent = Path.of(file).toAbsolutePath().getParent();
+        return parent == null ? fallback : parent;
+    }
+
+    private static IncludeResolver includes(String topName, Path base) {
+        return (path, includingFile, at) -> {
+            Path f;
+            try {
+                f = resolve(path, includingFile.equals(topName) ? base : parentOf(includingFile, base));
+            } catch (InvalidPathException e) {
+                throw new VscfSyntaxException(at, "expected a file path after $include, found '" + path + "'");
+            }
+            try {
+                return new IncludeResolver.Included(f.toString(), readUtf8(f));
+            } catch (IOException | RuntimeException e) {
+                throw new VscfSyntaxException(at, "cannot read included file '" + f + "': " + describe(e));
+            }
+        };
+    }
+
+    /** Strict UTF-8: a file in another encoding is an error, not silently mangled text. */
+    static String readUtf8(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new IOException("not valid UTF-8 text", e);
+        }
+    }
+
+    private static String describe(Exception e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof IOException) {
+            String m = e.getMessage();
+            return m == null ? e.getClass().getSimpleName() : m;
+        }
+        return e.toString();
     }
 }

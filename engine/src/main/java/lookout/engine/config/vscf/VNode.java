@@ -17,6 +17,41 @@ public sealed interface VNode permits VNode.Scalar, VNode.Array, VNode.Hash {
     /** A human word for the kind of value, for "expected X, found Y" messages. */
     String kind();
 
+    /**
+     * True when {@code a} and {@code b} hold the same value: same kinds, same strings, same items
+     * and entries in the same order. Positions and quoting are ignored ({@code "x"} is {@code x}).
+     */
+    static boolean sameValue(VNode a, VNode b) {
+        if (a instanceof Scalar x && b instanceof Scalar y) {
+            return x.value().equals(y.value());
+        }
+        if (a instanceof Array x && b instanceof Array y) {
+            if (x.items().size() != y.items().size()) {
+                return false;
+            }
+            for (int i = 0; i < x.items().size(); i++) {
+                if (!sameValue(x.items().get(i), y.items().get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (a instanceof Hash x && b instanceof Hash y) {
+            if (x.entries().size() != y.entries().size()) {
+                return false;
+            }
+            for (int i = 0; i < x.entries().size(); i++) {
+                Entry ex = x.entries().get(i);
+                Entry ey = y.entries().get(i);
+                if (!ex.key().equals(ey.key()) || !sameValue(ex.value(), ey.value())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
     /** A scalar: bare or quoted string, escapes already resolved. */
     record Scalar(String value, boolean quoted, Position pos) implements VNode {
         public String kind() {

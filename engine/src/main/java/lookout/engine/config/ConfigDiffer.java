@@ -1,0 +1,92 @@
+package lookout.engine.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import lookout.engine.config.vscf.IncludeResolver;
+import lookout.engine.config.vscf.VNode;
+import lookout.engine.config.vscf.VscfParser;
+import lookout.engine.config.vscf.VscfPrinter;
+import lookout.engine.config.vscf.VscfSyntaxException;
+
+/**
+ * The diff the console shows before applying: both texts parsed again into {@link VNode} trees
+ * and compared key by key. Hashes are walked; any other value that differs (a string, or a whole
+ * list — a changed list is one change) is one change at its key path. Quoting and layout are not
+ * changes. A section whose text is the same but whose bound value differs (a zone file edited on
+ * disk, an {@code EPICS_PVA_*} variable) is reported as one change of the whole section.
+ */
+final class ConfigDiffer {
+
+    private ConfigDiffer() {
+    }
+
+    static ConfigDiff diff(Config before, Config after) {
+        List<ConfigDiff.Change> changes = new ArrayList<>();
+        VNode.Hash a = tree(before);
+        VNode.Hash b = tree(after);
+        if (a != null && b != null) {
+            compare("", a, b, changes);
+        }
+        for (String section : ConfigLoader.SECTIONS) {
+            boolean textChanged = changes.stream().anyMatch(c -> c.section().equals(section));
+            if (!textChanged && !Objects.equals(bound(before, section), bound(after, section))) {
+                changes.add(new ConfigDiff.Change(section, section, ConfigDiff.Kind.CHANGED,
+                        "(effective value)", "(effective value changed: included file, zone file or environment)"));
+            }
+        }
+        return new ConfigDiff(changes);
+    }
+
+    private static Object bound(Config c, String section) {
+        return switch (section) {
+            case "resolver" -> c.resolver();
+            case "zones" -> c.zones();
+            case "service_types" -> c.serviceTypes();
+            case "plugins" -> c.weighted();
+            case "pva" -> c.pva();
+            case "status" -> c.status();
+            case "state_dir" -> c.stateDir();
+            default -> null;
+        };
+    }
+
+    /** The text's tree without following includes (their content is compared through the bound values). */
+    private static VNode.Hash tree(Config c) {
+        try {
+            IncludeResolver empty = (path, file, at) -> new IncludeResolver.Included(path, "");
+            return VscfParser.parse(c.source().text(), c.source().name(), empty);
+        } catch (VscfSyntaxException e) {
+            return null;
+        }
+    }
+
+    private static void compare(String parent, VNode.Hash a, VNode.Hash b, List<ConfigDiff.Change> out) {
+        for (VNode.Entry ea : a.entries()) {
+            String path = Bind.path(parent, ea.key());
+            VNode vb = b.get(ea.key());
+            if (vb == null) {
+                out.add(new ConfigDiff.Change(section(path, ea.key()), path, ConfigDiff.Kind.REMOVED,
+                        VscfPrinter.inline(ea.value()), null));
+            } else if (ea.value() instanceof VNode.Hash ha && vb instanceof VNode.Hash hb) {
+                compare(path, ha, hb, out);
+            } else if (!VNode.sameValue(ea.value(), vb)) {
+                out.add(new ConfigDiff.Change(section(path, ea.key()), path, ConfigDiff.Kind.CHANGED,
+                        VscfPrinter.inline(ea.value()), VscfPrinter.inline(vb)));
+            }
+        }
+        for (VNode.Entry eb : b.entries()) {
+            if (a.get(eb.key()) == null) {
+                String path = Bind.path(parent, eb.key());
+                out.add(new ConfigDiff.Change(section(path, eb.key()), path, ConfigDiff.Kind.ADDED, null,
+                        VscfPrinter.inline(eb.value())));
+            }
+        }
+    }
+
+    private static String section(String path, String key) {
+        int dot = path.indexOf('.');
+        // A top-level key is its own section; keys with dots (zone names) only below the top.
+        return path.equals(key) ? key : path.substring(0, dot);
+    }
+}

@@ -1,0 +1,177 @@
+package lookout.engine.dns.upstream;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.ReferenceCountUtil;
+import java.net.InetSocketAddress;
+
+/**
+ * The real sockets: a fresh connected {@link NioDatagramChannel} per UDP transaction (so the
+ * kernel filters other sources and an ICMP port-unreachable surfaces as a receive error at once),
+ * a fresh {@link NioSocketChannel} per TCP transaction. Netty's own connect timeout is off: the
+ * 2-s deadline is the resolver's, on the engine scheduler.
+ */
+public final class NettyUpstreamSockets implements UpstreamSockets {
+
+    private final EventLoopGroup io;
+
+    public NettyUpstreamSockets(EventLoopGroup io) {
+        this.io = io;
+    }
+
+    @Override
+    public Handle udp(InetSocketAddress server, byte[] query, Listener listener) {
+        NioDatagramChannel ch = new NioDatagramChannel(); // opening the socket may throw (EMFILE ...)
+        ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                try {
+                    if (msg instanceof DatagramPacket p) {
+                        ByteBuf b = p.content();
+                        byte[] bytes = new byte[b.readableBytes()];
+                        b.getBytes(b.readerIndex(), bytes);
+                        listener.reply(bytes, p.sender());
+                    }
+                } finally {
+                    ReferenceCountUtil.release(msg);
+                }
+            }
+
+            @Override
+            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                listener.failed(cause, FailureKind.UDP_RECEIVE_ERROR);
+            }
+        });
+        io.register(ch).addListener((ChannelFutureListener) rf -> {
+            if (!rf.isSuccess()) {
+                listener.failed(rf.cause(), FailureKind.SEND_ERROR);
+                ch.close();
+                return;
+            }
+            ch.connect(server).addListener((ChannelFutureListener) cf -> {
+                if (!cf.isSuccess()) {
+                    listener.failed(cf.cause(), FailureKind.SEND_ERROR);
+                    return;
+                }
+                ch.writeAndFlush(Unpooled.wrappedBuffer(query)).addListener((ChannelFutureListener) wf -> {
+                    if (!wf.isSuccess()) {
+                        listener.failed(wf.cause(), FailureKind.SEND_ERROR);
+                    }
+                });
+            });
+        });
+        return () -> ch.close();
+    }
+
+    @Override
+    public Handle tcp(InetSocketAddress server, byte[] query, Listener listener) {
+        NioSocketChannel ch = new NioSocketChannel();
+        ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, 0);
+        TcpReader reader = new TcpReader(listener, server);
+        ch.pipeline().addLast(reader);
+        io.register(ch).addListener((ChannelFutureListener) rf -> {
+            if (!rf.isSuccess()) {
+                listener.failed(rf.cause(), FailureKind.TCP_CONNECT);
+                ch.close();
+                return;
+            }
+            ch.connect(server).addListener((ChannelFutureListener) cf -> {
+                if (!cf.isSuccess()) {
+                    reader.done = true;
+                    listener.failed(cf.cause(), FailureKind.TCP_CONNECT);
+                    return;
+                }
+                ByteBuf out = Unpooled.buffer(2 + query.length);
+                out.writeShort(query.length).writeBytes(query);
+                ch.writeAndFlush(out).addListener((ChannelFutureListener) wf -> {
+                    if (wf.isSuccess()) {
+                        reader.written = true;
+                    } else if (!reader.done) {
+                        reader.done = true;
+                        listener.failed(wf.cause(), FailureKind.TCP_WRITE);
+                    }
+                });
+            });
+        });
+        return () -> {
+            reader.done = true;
+            ch.close();
+        };
+    }
+
+    /** Collects one length-prefixed reply; everything runs on the channel's I/O thread. */
+    private static final class TcpReader extends ChannelInboundHandlerAdapter {
+        private final Listener listener;
+        private final InetSocketAddress server;
+        private ByteBuf acc;
+        volatile boolean written;
+        volatile boolean done;
+
+        TcpReader(Listener listener, InetSocketAddress server) {
+            this.listener = listener;
+            this.server = server;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf in = (ByteBuf) msg;
+            try {
+                if (done) {
+                    return;
+                }
+                if (acc == null) {
+                    acc = ctx.alloc().buffer(Math.max(512, in.readableBytes()));
+                }
+                acc.writeBytes(in);
+                while (acc.readableBytes() >= 2) {
+                    int len = acc.getUnsignedShort(acc.readerIndex());
+                    if (acc.readableBytes() < 2 + len) {
+                        break;
+                    }
+                    byte[] bytes = new byte[len];
+                    acc.getBytes(acc.readerIndex() + 2, bytes);
+                    acc.skipBytes(2 + len);
+                    // a non-matching reply is ignored by the transaction; keep reading
+                    listener.reply(bytes, server);
+                }
+            } finally {
+                in.release();
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            release();
+            if (!done) {
+                done = true;
+                listener.failed(new java.io.IOException("connection closed before a whole reply"),
+                        written ? FailureKind.TCP_CLOSED : FailureKind.TCP_WRITE);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (!done) {
+                done = true;
+                listener.failed(cause, written ? FailureKind.TCP_CLOSED : FailureKind.TCP_WRITE);
+            }
+            ctx.close();
+        }
+
+        private void release() {
+            if (acc != null) {
+                acc.release();
+                acc = null;
+            }
+        }
+    }
+
+}

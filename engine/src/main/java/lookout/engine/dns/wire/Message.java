@@ -1,0 +1,322 @@
+package lookout.engine.dns.wire;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A DNS message decoded from the wire: header, the one question, the three record sections (the
+ * OPT pseudo-record is taken out and summarised in the EDNS fields). Decoding is strict: every
+ * record must lie wholly inside the message, names must be well formed, compression pointers must
+ * point backwards, and nothing may follow the last record. Decoding never throws anything but
+ * {@link WireException}.
+ */
+public final class Message {
+
+    public int id;
+    public int flags;          // the 16 header flag bits, rcode in the low 4 bits
+    public int qdCount;
+    public String qname;
+    public int qtype;
+    public int qclass;
+    /** Offset just past the question (the first record), for callers that stop there. */
+    public int afterQuestion;
+    public final List<Rr> answer = new ArrayList<>();
+    public final List<Rr> authority = new ArrayList<>();
+    public final List<Rr> additional = new ArrayList<>();
+    public boolean edns;
+    public int ednsUdpSize;
+    public int ednsVersion;
+    public int ednsExtRcode;   // upper 8 bits of the extended rcode
+    public boolean ednsDo;
+
+    public static final int QR = 0x8000;
+    public static final int AA = 0x0400;
+    public static final int TC = 0x0200;
+    public static final int RD = 0x0100;
+    public static final int RA = 0x0080;
+    public static final int AD = 0x0020;
+    public static final int CD = 0x0010;
+
+    public boolean isResponse() {
+        return (flags & QR) != 0;
+    }
+
+    public boolean truncated() {
+        return (flags & TC) != 0;
+    }
+
+    public int opcode() {
+        return (flags >>> 11) & 0xF;
+    }
+
+    /** The full response code, with the EDNS extension (RFC 6891 §6.1.3). */
+    public int rcode() {
+        return (ednsExtRcode << 4) | (flags & 0xF);
+    }
+
+    /**
+     * Decodes the header and the question only (QDCOUNT must be 0 or 1). The rest is decoded by
+     * {@link #decodeRecords(byte[], int, Message)}.
+     */
+    public static Message decodeHeaderAndQuestion(byte[] m, int len) throws WireException {
+        if (len < 12) {
+            throw new WireException("message shorter than a header");
+        }
+        Message msg = new Message();
+        msg.id = u16(m, 0);
+        msg.flags = u16(m, 2);
+        msg.qdCount = u16(m, 4);
+        int pos = 12;
+        if (msg.qdCount > 1) {
+            throw new WireException("more than one question");
+        }
+        if (msg.qdCount == 1) {
+            StringBuilder sb = new StringBuilder(32);
+            pos = readName(m, len, pos, sb);
+            if (pos + 4 > len) {
+                throw new WireException("question cut short");
+            }
+            msg.qname = sb.toString();
+            msg.qtype = u16(m, pos);
+            msg.qclass = u16(m, pos + 2);
+            pos += 4;
+        }
+        msg.afterQuestion = pos;
+        return msg;
+    }
+
+    /** Decodes the answer, authority and additional sections that follow the question. */
+    public static void decodeRecords(byte[] m, int len, Message msg) throws WireException {
+        int an = u16(m, 6);
+        int ns = u16(m, 8);
+        int ar = u16(m, 10);
+        int pos = msg.afterQuestion;
+        StringBuilder sb = new StringBuilder(32);
+        boolean sawOpt = false;
+        for (int section = 0; section < 3; section++) {
+            int count = section == 0 ? an : section == 1 ? ns : ar;
+            List<Rr> into = section == 0 ? msg.answer : section == 1 ? msg.authority : msg.additional;
+            for (int i = 0; i < count; i++) {
+                sb.setLength(0);
+                pos = readName(m, len, pos, sb);
+                if (pos + 10 > len) {
+                    throw new WireException("record header cut short");
+                }
+                int type = u16(m, pos);
+                int cls = u16(m, pos + 2);
+                long ttl = u32(m, pos + 4);
+                int rdlen = u16(m, pos + 8);
+                pos += 10;
+                if (pos + rdlen > len) {
+                    throw new WireException("record data runs past the end of the message");
+                }
+                if (type == RrType.OPT) {
+                    if (section != 2 || sawOpt || !sb.toString().equals(".")) {
+                        throw new WireException("misplaced or repeated OPT record");
+                    }
+                    sawOpt = true;
+                    msg.edns = true;
+                    msg.ednsUdpSize = cls;
+                    msg.ednsExtRcode = (int) (ttl >>> 24) & 0xFF;
+                    msg.ednsVersion = (int) (ttl >>> 16) & 0xFF;
+                    msg.ednsDo = (ttl & 0x8000) != 0;
+                    checkOptions(m, pos, rdlen);
+                    pos += rdlen;
+                    continue;
+                }
+                byte[] rdata = decodeRdata(m, len, pos, rdlen, type);
+                pos += rdlen;
+                into.add(new Rr(sb.toString(), type, cls, ttl > 0x7FFFFFFFL ? 0 : ttl, rdata));
+            }
+        }
+        if (pos != len) {
+            throw new WireException("trailing bytes after the last record");
+        }
+    }
+
+    private static void checkOptions(byte[] m, int pos, int rdlen) throws WireException {
+        int end = pos + rdlen;
+        while (pos < end) {
+            if (pos + 4 > end) {
+                throw new WireException("EDNS option header cut short");
+            }
+            int olen = u16(m, pos + 2);
+            pos += 4 + olen;
+            if (pos > end) {
+                throw new WireException("EDNS option runs past its record");
+            }
+        }
+    }
+
+    /** RDATA with names decompressed, for the RFC 1035 types that may carry compressed names. */
+    private static byte[] decodeRdata(byte[] m, int len, int pos, int rdlen, int type) throws WireException {
+        int end = pos + rdlen;
+        switch (type) {
+            case RrType.NS, RrType.CNAME, RrType.PTR, 3, 4, 7, 8, 9, 39 -> {
+                byte[] out = new byte[256];
+                int o = copyName(m, end, pos, out, 0, true);
+                return java.util.Arrays.copyOf(out, o);
+            }
+            case RrType.MX, 18, 21 -> {
+                if (rdlen < 3) {
+                    throw new WireException("MX record too short");
+                }
+                byte[] out = new byte[258];
+                out[0] = m[pos];
+                out[1] = m[pos + 1];
+                int o = copyName(m, end, pos + 2, out, 2, true);
+                return java.util.Arrays.copyOf(out, o);
+            }
+            case RrType.SOA -> {
+                byte[] out = new byte[532];
+                int[] next = new int[1];
+                int o = copyName(m, end, pos, out, 0, next);
+                o = copyName(m, end, next[0], out, o, next);
+                if (next[0] + 20 != end) {
+                    throw new WireException("SOA record has the wrong length");
+                }
+                System.arraycopy(m, next[0], out, o, 20);
+                return java.util.Arrays.copyOf(out, o + 20);
+            }
+            case RrType.A -> {
+                if (rdlen != 4) {
+                    throw new WireException("A record is not 4 bytes");
+                }
+                return java.util.Arrays.copyOfRange(m, pos, end);
+            }
+            case RrType.AAAA -> {
+                if (rdlen != 16) {
+                    throw new WireException("AAAA record is not 16 bytes");
+                }
+                return java.util.Arrays.copyOfRange(m, pos, end);
+            }
+            default -> {
+                return java.util.Arrays.copyOfRange(m, pos, end);
+            }
+        }
+    }
+
+    /** Copies one (possibly compressed) name that must end exactly at {@code end}. */
+    private static int copyName(byte[] m, int end, int pos, byte[] out, int o, boolean mustFill) throws WireException {
+        int[] next = new int[1];
+        int r = copyName(m, end, pos, out, o, next);
+        if (mustFill && next[0] != end) {
+            throw new WireException("name does not fill its record");
+        }
+        return r;
+    }
+
+    private static int copyName(byte[] m, int end, int pos, byte[] out, int o, int[] next) throws WireException {
+        int jumps = 0;
+        int resume = -1;
+        int total = 0;
+        int limit = end;
+        while (true) {
+            if (pos >= limit) {
+                throw new WireException("name runs past its bounds");
+            }
+            int l = m[pos] & 0xFF;
+            if ((l & 0xC0) == 0xC0) {
+                if (pos + 1 >= limit) {
+                    throw new WireException("compression pointer cut short");
+                }
+                int target = ((l & 0x3F) << 8) | (m[pos + 1] & 0xFF);
+                if (resume < 0) {
+                    resume = pos + 2;
+                }
+                if (target >= pos || ++jumps > 64) {
+                    throw new WireException("compression pointer loops or points forward");
+                }
+                pos = target;
+                continue;
+            }
+            if ((l & 0xC0) != 0) {
+                throw new WireException("unknown label type");
+            }
+            if (pos + 1 + l > limit) {
+                throw new WireException("label runs past its bounds");
+            }
+            total += l + 1;
+            if (total > 255) {
+                throw new WireException("name longer than 255 bytes");
+            }
+            System.arraycopy(m, pos, out, o, l + 1);
+            o += l + 1;
+            pos += l + 1;
+            if (l == 0) {
+                break;
+            }
+        }
+        next[0] = resume >= 0 ? resume : pos;
+        return o;
+    }
+
+    /**
+     * Reads a possibly compressed name at {@code pos} into {@code sb} (presentation form, lower
+     * case); returns the offset after the name in its original place.
+     */
+    public static int readName(byte[] m, int len, int pos, StringBuilder sb) throws WireException {
+        int jumps = 0;
+        int resume = -1;
+        int total = 0;
+        while (true) {
+            if (pos >= len) {
+                throw new WireException("name runs past the end of the message");
+            }
+            int l = m[pos] & 0xFF;
+            if ((l & 0xC0) == 0xC0) {
+                if (pos + 1 >= len) {
+                    throw new WireException("compression pointer cut short");
+                }
+                int target = ((l & 0x3F) << 8) | (m[pos + 1] & 0xFF);
+                if (resume < 0) {
+                    resume = pos + 2;
+                }
+                if (target >= pos || ++jumps > 64) {
+                    throw new WireException("compression pointer loops or points forward");
+                }
+                pos = target;
+                continue;
+            }
+            if ((l & 0xC0) != 0) {
+                throw new WireException("unknown label type");
+            }
+            if (l == 0) {
+                pos++;
+                break;
+            }
+            if (pos + 1 + l > len) {
+                throw new WireException("label runs past the end of the message");
+            }
+            total += l + 1;
+            if (total > 254) {
+                throw new WireException("name longer than 255 bytes");
+            }
+            Names.appendLabel(sb, m, pos + 1, l);
+            pos += l + 1;
+        }
+        if (sb.length() == 0) {
+            sb.append('.');
+        }
+        return resume >= 0 ? resume : pos;
+    }
+
+    /** Reads an uncompressed name from RDATA already decompressed (zone data, cached records). */
+    public static String nameAt(byte[] rdata, int pos) {
+        StringBuilder sb = new StringBuilder();
+        try {
+            readName(rdata, rdata.length, pos, sb);
+        } catch (WireException e) {
+            return "?";
+        }
+        return sb.toString();
+    }
+
+    public static int u16(byte[] m, int off) {
+        return ((m[off] & 0xFF) << 8) | (m[off + 1] & 0xFF);
+    }
+
+    public static long u32(byte[] m, int off) {
+        return ((long) (m[off] & 0xFF) << 24) | ((m[off + 1] & 0xFF) << 16) | ((m[off + 2] & 0xFF) << 8) | (m[off + 3] & 0xFF);
+    }
+}

@@ -1,0 +1,43 @@
+package lookout.engine.dns.zone;
+
+import lookout.engine.config.Config;
+import lookout.engine.config.ConfigCheck;
+import lookout.engine.config.ConfigProblems;
+import lookout.engine.config.ZoneConfig;
+import lookout.engine.config.vscf.Position;
+
+/**
+ * The zones' cross-section check (registered in {@link lookout.engine.config.ConfigChecks}): every
+ * zone parses, reported at the zone file's FILE:LINE:COLUMN, and every DYNA/DYNC names a weighted
+ * resource that exists; DYNA may not name a CNAME resource (gdnsd: DYNA is addresses only).
+ */
+public final class ZoneCheck implements ConfigCheck {
+
+    @Override
+    public void check(Config candidate, ConfigProblems problems) {
+        for (ZoneConfig zc : candidate.zones().values()) {
+            ZoneParser.Result r = ZoneParser.parse(zc);
+            for (ZoneParser.Problem p : r.problems()) {
+                problems.add(new Position(p.file(), p.line(), p.column()), "zones." + zc.origin(), p.message());
+            }
+            if (r.zone() == null) {
+                continue;
+            }
+            for (var e : r.zone().nodes().entrySet()) {
+                Zone.Dyn d = e.getValue().dyn();
+                if (d == null) {
+                    continue;
+                }
+                Position pos = new Position(zc.sourceName(), d.line(), d.column());
+                String kind = d.dync() ? "DYNC" : "DYNA";
+                if (candidate.weighted() == null || !candidate.weighted().hasResource(d.resource())) {
+                    problems.add(pos, "zones." + zc.origin(), kind + " at " + e.getKey() + " names weighted resource '"
+                            + d.resource() + "', which is not defined in plugins => { weighted => { ... } }");
+                } else if (!d.dync() && candidate.weighted().isCnameResource(d.resource())) {
+                    problems.add(pos, "zones." + zc.origin(), "DYNA at " + e.getKey() + " names CNAME resource '"
+                            + d.resource() + "'; use DYNC for a CNAME resource");
+                }
+            }
+        }
+    }
+}

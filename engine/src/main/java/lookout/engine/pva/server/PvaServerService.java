@@ -1,0 +1,285 @@
+package lookout.engine.pva.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.InterfaceAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import lookout.engine.api.Metric;
+import lookout.engine.api.PvaServerSnapshot;
+import lookout.engine.config.Config;
+import lookout.engine.config.PvaConfig;
+import lookout.engine.config.PvaConfig.PvaAddress;
+import lookout.engine.core.Service;
+import lookout.engine.core.ServiceContext;
+import lookout.engine.core.SnapshotBuilder;
+import lookout.engine.pva.client.ResolvedNames;
+import lookout.engine.pva.wire.Guid;
+
+/**
+ * The engine's own PVA server (seed 002 §4–§7, SPEC §PVA): UDP search responder with unicast
+ * forwarding, beacon sender, and TCP name server, all answering from the registered
+ * {@link Source}s — today the {@link NameServerSource}, which vouches only for names the engine's
+ * PVA client has resolved to a live server.
+ *
+ * <p>Active when {@code pva.server.enable}; the TCP name server when {@code pva.server.name_server}
+ * as well. Listens on loopback only when nothing in the configuration points at a real interface
+ * (auto lists off, every search and beacon destination a loopback address — SPEC: "nothing is sent
+ * to a real interface until the operator points it at a subnet"); otherwise on every address of
+ * every interface that is up. Environment {@code LOOKOUT_PVA_FORWARD=false} turns unicast
+ * forwarding off (it joins a multicast group on loopback; tests outside a network namespace use it).
+ *
+ * <p>Concurrency: every field is confined to the engine loop, except what the listeners document.
+ */
+public final class PvaServerService implements Service {
+
+    private static final Logger LOG = System.getLogger("lookout.pva.server");
+    static final String FORWARD_ENV = "LOOKOUT_PVA_FORWARD";
+    private static final int TOP_NAMES = 4096;
+
+    private ServiceContext ctx;
+    private Guid guid;
+    private final ServerCounters counters = new ServerCounters();
+    private final TopNames topNames = new TopNames(TOP_NAMES);
+    private final SourceRegistry registry = new SourceRegistry();
+    private ResolvedNames resolved;
+    private NameServerSource nameServerSource;
+    private SearchResponder responder;
+    private UdpListener udp;
+    private NameServerListener tcp;
+    private BeaconSender beacons;
+    private PvaConfig running;
+
+    @Override
+    public String name() {
+        return "pva-server";
+    }
+
+    @Override
+    public void start(ServiceContext context, Config config) throws Exception {
+        this.ctx = context;
+        byte[] g = new byte[12];
+        context.random().nextBytes(g); // seed 002 §2: a new identity per start
+        this.guid = Guid.of(g);
+        resolved = context.service(ResolvedNames.class);
+        if (resolved != null) {
+            nameServerSource = new NameServerSource(resolved);
+            resolved.addListener(nameServerSource);
+            registry.add(nameServerSource);
+        } else {
+            LOG.log(Level.WARNING, "PVA server: no PVA client in this engine, nothing can be vouched for");
+        }
+        open(config.pva());
+    }
+
+    /** The sources, in search order; tests and future sources register here. */
+    SourceRegistry registry() {
+        return registry;
+    }
+
+    private void open(PvaConfig pva) throws IOException {
+        running = pva;
+        if (!pva.server().enable()) {
+            return;
+        }
+        boolean loopbackOnly = loopbackOnly(pva);
+        boolean forward = !"false".equalsIgnoreCase(ctx.environment().getOrDefault(FORWARD_ENV, "true"));
+        responder = new SearchResponder(registry, counters, topNames, ctx.scheduler(), guid, this::tcpPort,
+                IgnoreList.of(pva.ignoreAddrList()));
+        udp = new UdpListener(ctx.scheduler(), responder);
+        try {
+            List<UdpListener.LocalAddress> locals = loopbackOnly ? loopbackAddresses() : interfaceAddresses();
+            int udpPort = udp.open(ctx.io(), locals, pva.broadcastPort(), forward);
+            responder.transmit(udp, udp.forwarding());
+            if (pva.server().nameServer()) {
+                tcp = new NameServerListener(ctx.scheduler(), responder, counters, NameServerListener.MAX_CONNECTIONS);
+                InetAddress bindTo = loopbackOnly ? Addresses.byBytes(new byte[] {127, 0, 0, 1}) : null;
+                tcp.open(ctx.io(), bindTo, pva.serverPort());
+            }
+            beacons = new BeaconSender(ctx.scheduler(), guid, registry, this::tcpPort, counters, beaconOut(),
+                    beaconDestinations(pva, udpPort));
+            beacons.start();
+            LOG.log(Level.INFO, "PVA server " + guid + " on UDP " + udp.bound() + ", TCP " + tcpPort());
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private int tcpPort() {
+        if (tcp != null) {
+            return tcp.port();
+        }
+        return running == null ? 0 : running.serverPort();
+    }
+
+    private BeaconSender.Out beaconOut() {
+        UdpListener u = udp;
+        return new BeaconSender.Out() {
+            @Override
+            public boolean send(ByteBuf beacon, InetSocketAddress to) {
+                return u.beacon(beacon, to);
+            }
+
+            @Override
+            public ByteBufAllocator alloc() {
+                return u.alloc();
+            }
+        };
+    }
+
+    private void close() {
+        if (beacons != null) {
+            beacons.stop();
+            beacons = null;
+        }
+        if (tcp != null) {
+            tcp.close();
+            tcp = null;
+        }
+        if (udp != null) {
+            udp.close();
+            udp = null;
+        }
+        responder = null;
+    }
+
+    @Override
+    public void apply(Config before, Config after) throws Exception {
+        PvaConfig b = running;
+        PvaConfig a = after.pva();
+        if (Objects.equals(b, a)) {
+            return;
+        }
+        boolean rebind = b == null || !b.server().equals(a.server()) || b.broadcastPort() != a.broadcastPort()
+                || b.serverPort() != a.serverPort() || loopbackOnly(b) != loopbackOnly(a);
+        if (rebind || responder == null) {
+            // Same GUID: a reload is not a restart for the clients tracking our beacons.
+            close();
+            open(a);
+            return;
+        }
+        running = a;
+        responder.ignore(IgnoreList.of(a.ignoreAddrList()));
+        beacons.destinations(beaconDestinations(a, udp.port()));
+    }
+
+    @Override
+    public void stop() {
+        close();
+        if (resolved != null && nameServerSource != null) {
+            resolved.removeListener(nameServerSource);
+        }
+    }
+
+    @Override
+    public void contribute(SnapshotBuilder snapshot) {
+        snapshot.pvaServer(snapshot());
+        List<Metric> m = new ArrayList<>();
+        m.add(Metric.counter("lookout_pva_server_searches_total", "PVA search messages received", counters.searchesReceived));
+        m.add(Metric.counter("lookout_pva_server_names_searched_total", "PV names in searches answered", counters.namesSearched));
+        m.add(Metric.counter("lookout_pva_server_names_claimed_total", "PV names claimed", counters.namesClaimed));
+        m.add(Metric.counter("lookout_pva_server_replies_total", "SEARCH_RESPONSE messages sent", counters.repliesSent));
+        m.add(Metric.counter("lookout_pva_server_forwarded_total", "unicast searches forwarded over loopback", counters.forwarded));
+        m.add(Metric.counter("lookout_pva_server_beacons_total", "beacons sent", counters.beaconsSent));
+        counters.dropMap().forEach((reason, v) -> m.add(new Metric("lookout_pva_server_dropped_total",
+                "search datagrams dropped, by reason", "counter", java.util.Map.of("reason", reason), v)));
+        m.add(Metric.gauge("lookout_pva_server_name_server_connections", "name-server TCP connections open",
+                tcp == null ? 0 : tcp.open.get()));
+        snapshot.metrics(m);
+    }
+
+    PvaServerSnapshot snapshot() {
+        if (responder == null) {
+            return PvaServerSnapshot.stopped();
+        }
+        List<String> sources = new ArrayList<>();
+        registry.sources().forEach(s -> sources.add(s.name()));
+        long refused = tcp == null ? 0 : tcp.refused.get();
+        return new PvaServerSnapshot(true, guid.toString(), udp.bound(), udp.port(), tcp == null ? 0 : tcp.port(),
+                udp.forwarding(), sources, counters.searchesReceived, counters.namesSearched, counters.namesClaimed,
+                counters.repliesSent, counters.discoveryReplies, counters.forwarded, counters.dropMap(),
+                counters.beaconsSent, registry.changeCount(), tcp == null ? 0 : tcp.open.get(),
+                tcp == null ? 0 : tcp.accepted.get(), refused, topNames.top(20));
+    }
+
+    // ------------------------------------------------------------------ addresses
+
+    /** SPEC: loopback only until the operator points the configuration at a subnet. */
+    static boolean loopbackOnly(PvaConfig pva) {
+        if (pva.autoAddrList() || pva.autoBeaconAddrList()) {
+            return false;
+        }
+        for (PvaAddress a : concat(pva.addrList(), pva.beaconAddrList())) {
+            InetAddress ip = IgnoreList.literal(a.host());
+            if (ip == null || !ip.isLoopbackAddress()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<PvaAddress> concat(List<PvaAddress> x, List<PvaAddress> y) {
+        List<PvaAddress> l = new ArrayList<>(x);
+        l.addAll(y);
+        return l;
+    }
+
+    private static List<UdpListener.LocalAddress> loopbackAddresses() {
+        return List.of(new UdpListener.LocalAddress(Addresses.byBytes(new byte[] {127, 0, 0, 1}), null));
+    }
+
+    /** Every address of every interface that is up (IPv6 link-local left out: it needs a scope). */
+    static List<UdpListener.LocalAddress> interfaceAddresses() throws SocketException {
+        List<UdpListener.LocalAddress> out = new ArrayList<>();
+        for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (!ni.isUp()) {
+                continue;
+            }
+            for (InterfaceAddress ia : ni.getInterfaceAddresses()) {
+                InetAddress a = ia.getAddress();
+                if (a instanceof Inet6Address && (a.isLinkLocalAddress() || !supportsV6())) {
+                    continue;
+                }
+                out.add(new UdpListener.LocalAddress(a, a instanceof Inet4Address ? ia.getBroadcast() : null));
+            }
+        }
+        return out;
+    }
+
+    private static boolean supportsV6() {
+        return !Boolean.getBoolean("java.net.preferIPv4Stack");
+    }
+
+    static List<InetSocketAddress> beaconDestinations(PvaConfig pva, int udpPort) throws SocketException {
+        Set<InetSocketAddress> out = new LinkedHashSet<>();
+        int defaultPort = pva.broadcastPort() == 0 ? udpPort : pva.broadcastPort();
+        for (PvaAddress a : pva.beaconAddrList()) {
+            InetAddress ip = IgnoreList.literal(a.host());
+            if (ip != null) {
+                out.add(new InetSocketAddress(ip, a.port() == 0 ? defaultPort : a.port()));
+            }
+        }
+        if (pva.autoBeaconAddrList()) {
+            for (UdpListener.LocalAddress la : interfaceAddresses()) {
+                if (la.broadcast() != null) {
+                    out.add(new InetSocketAddress(la.broadcast(), defaultPort));
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+}

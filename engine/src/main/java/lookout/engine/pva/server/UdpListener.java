@@ -1,0 +1,360 @@
+package lookout.engine.pva.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.ProtocolFamily;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lookout.engine.api.Scheduler;
+import lookout.engine.pva.wire.DatagramContents;
+import lookout.engine.pva.wire.PvaCodec;
+
+/**
+ * The UDP side of the server: search sockets on {@code pva.broadcast_port}, the forwarding group
+ * and the sockets that send forwarded searches and beacons.
+ *
+ * <p>seed 002 §4 wants each reply sent through the arrival interface from the address the
+ * request was sent to. Java and Netty's NIO transport expose no IP_PKTINFO, so this listener
+ * binds one socket per local unicast address (its destination is then known, and a reply sent
+ * on it leaves from that address), one per IPv4 interface broadcast address (replies go out on
+ * the socket of that interface's unicast address), and one bound to each forwarding group joined
+ * on loopback. No wildcard socket: on Linux it would also receive every joined group's traffic
+ * and duplicate answers. All share the port with other PVA servers (SO_REUSEADDR, as PVXS and
+ * core-pva set it). Limitation: searches to 255.255.255.255 are not received.
+ *
+ * <p>Concurrency: sockets are opened and closed on the engine loop; their handlers run on the
+ * I/O group, decode there (the codec is pure) and hop onto the engine loop with the decoded
+ * messages. {@code byLocal} and {@code channels} are written only before registration and at close.
+ */
+final class UdpListener implements SearchResponder.Transmit {
+
+    private static final Logger LOG = System.getLogger("lookout.pva.server.udp");
+    private static final int RECEIVE_BUFFER = 1 << 20;
+    /** Replies queued beyond this are dropped (a flood must not grow memory). */
+    private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(64 * 1024, 256 * 1024);
+
+    private final Scheduler scheduler;
+    private final SearchResponder responder;
+    private final List<Channel> channels = new ArrayList<>();
+    private final Map<InetAddress, Channel> byLocal = new HashMap<>();
+    private final List<String> bound = new ArrayList<>();
+    private Channel fallbackV4;
+    private Channel fallbackV6;
+    private Channel forwardV4;
+    private Channel forwardV6;
+    private Channel sender;
+    private int port;
+    private boolean forwarding;
+    private boolean warnedSend;
+
+    UdpListener(Scheduler scheduler, SearchResponder responder) {
+        this.scheduler = scheduler;
+        this.responder = responder;
+    }
+
+    /** A local address to listen on, with the broadcast address of its interface (IPv4, may be null). */
+    record LocalAddress(InetAddress address, InetAddress broadcast) {
+    }
+
+    /**
+     * Binds every socket. {@code port} 0 binds an ephemeral port for the first socket and the same
+     * port for the rest. Returns the port bound.
+     */
+    int open(EventLoopGroup io, List<LocalAddress> locals, int wantedPort, boolean forwardingWanted)
+            throws IOException {
+        port = wantedPort;
+        Map<InetAddress, InetAddress> broadcasts = new LinkedHashMap<>();
+        for (LocalAddress la : locals) {
+            DatagramChannel ch = open(la.address(), true);
+            Channel c = register(io, ch, new Arrival(Arrival.Kind.OWN_UNICAST, la.address(), la.address()));
+            byLocal.put(la.address(), c);
+            if (la.address() instanceof Inet4Address && fallbackV4 == null) {
+                fallbackV4 = c;
+            } else if (la.address() instanceof Inet6Address && fallbackV6 == null) {
+                fallbackV6 = c;
+            }
+            if (la.broadcast() != null) {
+                broadcasts.putIfAbsent(la.broadcast(), la.address());
+            }
+        }
+        for (Map.Entry<InetAddress, InetAddress> b : broadcasts.entrySet()) {
+            try {
+                DatagramChannel ch = open(b.getKey(), false);
+                register(io, ch, new Arrival(Arrival.Kind.BROADCAST, b.getKey(), b.getValue()));
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "PVA server: cannot listen on broadcast " + b.getKey() + ": " + e);
+            }
+        }
+        forwarding = forwardingWanted && openForwarding(io);
+        // Beacons leave from an ephemeral port, like PVXS's beacon socket.
+        DatagramChannel s;
+        try {
+            s = DatagramChannel.open(StandardProtocolFamily.INET6);
+        } catch (UnsupportedOperationException | IOException e) {
+            s = DatagramChannel.open(StandardProtocolFamily.INET); // java.net.preferIPv4Stack
+        }
+        s.setOption(StandardSocketOptions.SO_BROADCAST, true);
+        s.bind(new InetSocketAddress(0));
+        sender = wrap(io, s, null);
+        return port;
+    }
+
+    private boolean openForwarding(EventLoopGroup io) {
+        NetworkInterface lo = loopbackInterface();
+        if (lo == null) {
+            LOG.log(Level.WARNING, "PVA server: no loopback interface, unicast forwarding off");
+            return false;
+        }
+        boolean any = false;
+        // §5: IPv4 form 224.0.0.128 via 127.0.0.1; IPv6 form ff02::42:1 via ::1. Each is best effort.
+        try {
+            DatagramChannel g = openGroup(StandardProtocolFamily.INET, Addresses.FORWARD_GROUP_V4, lo);
+            register(io, g, new Arrival(Arrival.Kind.GROUP, Addresses.FORWARD_GROUP_V4, null));
+            DatagramChannel tx = DatagramChannel.open(StandardProtocolFamily.INET);
+            tx.setOption(StandardSocketOptions.IP_MULTICAST_IF, lo);
+            tx.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 1);
+            tx.setOption(StandardSocketOptions.IP_MULTICAST_LOOP, true);
+            tx.bind(new InetSocketAddress(InetAddress.getLoopbackAddress() instanceof Inet4Address
+                    ? InetAddress.getLoopbackAddress() : Addresses.byBytes(new byte[] {127, 0, 0, 1}), 0));
+            forwardV4 = wrap(io, tx, null);
+            any = true;
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "PVA server: IPv4 unicast forwarding unavailable: " + e);
+        }
+        try {
+            Inet6Address group = Inet6Address.getByAddress(null, Addresses.FORWARD_GROUP_V6.getAddress(), lo);
+            DatagramChannel g = openGroup(StandardProtocolFamily.INET6, group, lo);
+            register(io, g, new Arrival(Arrival.Kind.GROUP, Addresses.FORWARD_GROUP_V6, null));
+            DatagramChannel tx = DatagramChannel.open(StandardProtocolFamily.INET6);
+            tx.setOption(StandardSocketOptions.IP_MULTICAST_IF, lo);
+            tx.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 1);
+            tx.bind(new InetSocketAddress(InetAddress.getByName("::1"), 0));
+            forwardV6 = wrap(io, tx, null);
+            any = true;
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.DEBUG, "PVA server: IPv6 unicast forwarding unavailable: " + e);
+        }
+        return any;
+    }
+
+    private DatagramChannel openGroup(ProtocolFamily family, InetAddress group, NetworkInterface lo)
+            throws IOException {
+        DatagramChannel ch = DatagramChannel.open(family);
+        try {
+            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, RECEIVE_BUFFER);
+            ch.bind(new InetSocketAddress(group, port));
+            ch.join(group, lo);
+            bound.add(fmt(group, port));
+            return ch;
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    private DatagramChannel open(InetAddress local, boolean mayPickPort) throws IOException {
+        DatagramChannel ch = DatagramChannel.open(local instanceof Inet4Address
+                ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6);
+        try {
+            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ch.setOption(StandardSocketOptions.SO_BROADCAST, true);
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, RECEIVE_BUFFER);
+            ch.bind(new InetSocketAddress(local, port));
+            if (port == 0 && mayPickPort) {
+                port = ((InetSocketAddress) ch.getLocalAddress()).getPort();
+            }
+            bound.add(fmt(local, port));
+            return ch;
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    private Channel register(EventLoopGroup io, DatagramChannel ch, Arrival arrival) {
+        return wrap(io, ch, arrival);
+    }
+
+    private Channel wrap(EventLoopGroup io, DatagramChannel ch, Arrival arrival) {
+        NioDatagramChannel c = new NioDatagramChannel(ch);
+        c.config().setOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK);
+        if (arrival != null) {
+            c.pipeline().addLast(new Inbound(arrival));
+        } else {
+            c.pipeline().addLast(new Discard());
+        }
+        io.register(c);
+        channels.add(c);
+        return c;
+    }
+
+    int port() {
+        return port;
+    }
+
+    boolean forwarding() {
+        return forwarding;
+    }
+
+    List<String> bound() {
+        return List.copyOf(bound);
+    }
+
+    void close() {
+        for (Channel c : channels) {
+            c.close();
+        }
+        channels.clear();
+        byLocal.clear();
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return ByteBufAllocator.DEFAULT;
+    }
+
+    @Override
+    public boolean reply(ByteBuf message, InetSocketAddress to, InetAddress from) {
+        Channel c = from == null ? null : byLocal.get(Addresses.unmap(from));
+        if (c == null) {
+            c = Addresses.isV4(to.getAddress()) ? fallbackV4 : fallbackV6;
+        }
+        if (c == null) {
+            c = sender;
+        }
+        return send(c, message, new InetSocketAddress(Addresses.unmap(to.getAddress()), to.getPort()));
+    }
+
+    @Override
+    public boolean forward(ByteBuf datagram, InetAddress origin) {
+        boolean v4 = Addresses.isV4(origin);
+        Channel c = v4 ? forwardV4 : forwardV6;
+        if (c == null) {
+            c = forwardV4 != null ? forwardV4 : forwardV6;
+            v4 = c == forwardV4;
+        }
+        if (c == null) {
+            datagram.release();
+            return false;
+        }
+        InetSocketAddress group = v4 ? new InetSocketAddress(Addresses.FORWARD_GROUP_V4, port)
+                : new InetSocketAddress(Addresses.FORWARD_GROUP_V6, port);
+        return send(c, datagram, group);
+    }
+
+    /** Beacons: from the ephemeral sender socket. */
+    boolean beacon(ByteBuf message, InetSocketAddress to) {
+        Channel c = sender;
+        InetAddress a = Addresses.unmap(to.getAddress());
+        if (a instanceof Inet4Address) {
+            // the dual-stack sender reaches IPv4 through its mapped form
+            return send(c, message, new InetSocketAddress(a, to.getPort()));
+        }
+        return send(c, message, to);
+    }
+
+    private boolean send(Channel c, ByteBuf message, InetSocketAddress to) {
+        if (c == null || !c.isActive() || !c.isWritable()) {
+            message.release();
+            return false;
+        }
+        c.writeAndFlush(new DatagramPacket(message, to)).addListener(f -> {
+            if (!f.isSuccess()) {
+                scheduler.run(() -> sendFailed(to, f.cause()));
+            } else if (warnedSend) {
+                scheduler.run(() -> {
+                    if (warnedSend) {
+                        warnedSend = false;
+                        LOG.log(Level.INFO, "PVA server: UDP sends work again");
+                    }
+                });
+            }
+        });
+        return true;
+    }
+
+    private void sendFailed(InetSocketAddress to, Throwable cause) {
+        // pvxs: repeated send errors are logged once at WARNING, then DEBUG.
+        LOG.log(warnedSend ? Level.DEBUG : Level.WARNING, "PVA server: UDP send to " + to + " failed: " + cause);
+        warnedSend = true;
+    }
+
+    static NetworkInterface loopbackInterface() {
+        try {
+            NetworkInterface lo = NetworkInterface.getByInetAddress(Addresses.byBytes(new byte[] {127, 0, 0, 1}));
+            if (lo != null) {
+                return lo;
+            }
+            for (NetworkInterface ni : java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (ni.isLoopback()) {
+                    return ni;
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
+    }
+
+    static String fmt(InetAddress a, int port) {
+        String h = a.getHostAddress();
+        return (a instanceof Inet6Address ? "[" + h + "]" : h) + ":" + port;
+    }
+
+    /** Decodes on the I/O thread, then hands the messages to the responder on the engine loop. */
+    private final class Inbound extends SimpleChannelInboundHandler<DatagramPacket> {
+        private final Arrival arrival;
+
+        Inbound(Arrival arrival) {
+            this.arrival = arrival;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+            DatagramContents contents = PvaCodec.decodeDatagram(packet.content());
+            InetSocketAddress source = packet.sender();
+            scheduler.run(() -> responder.onDatagram(contents, source, arrival));
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            LOG.log(Level.DEBUG, "PVA server: UDP receive error: " + cause);
+        }
+    }
+
+    /** Sockets that only send. */
+    private static final class Discard extends SimpleChannelInboundHandler<DatagramPacket> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+            // released by SimpleChannelInboundHandler
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            LOG.log(Level.DEBUG, "PVA server: UDP error: " + cause);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package lookout.engine.pva.wire;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * CMD_SEARCH (seed 002 §2): client to server over UDP or TCP. An empty protocol list with no names
+ * and MustReply set is a discovery ping (§7).
+ *
+ * @param sequenceId   echoed by the server; PVXS sends "find"
+ * @param flags        {@link Pva#SEARCH_MUST_REPLY}, {@link Pva#SEARCH_UNICAST}
+ * @param replyAddress where to reply; "any" means the datagram's source
+ * @param replyPort    UDP reply port (0 over TCP)
+ * @param protocols    e.g. ["tcp"]
+ * @param names        the CIDs and names searched
+ */
+public record SearchRequest(int sequenceId, int flags, InetAddress replyAddress, int replyPort,
+                            List<String> protocols, List<Name> names) implements PvaMessage {
+
+    public SearchRequest {
+        protocols = List.copyOf(protocols);
+        names = List.copyOf(names);
+    }
+
+    /** One searched name. */
+    public record Name(int cid, String name) {
+    }
+
+    public boolean mustReply() {
+        return (flags & Pva.SEARCH_MUST_REPLY) != 0;
+    }
+
+    public boolean unicast() {
+        return (flags & Pva.SEARCH_UNICAST) != 0;
+    }
+
+    /** seed 002 §7: empty protocol list, zero names, MustReply. */
+    public boolean discoveryPing() {
+        return protocols.isEmpty() && names.isEmpty() && mustReply();
+    }
+
+    /** A PVXS-style discovery ping (PVA-WIRE.md vector 4). */
+    public static SearchRequest discoveryPing(int replyPort) {
+        return new SearchRequest(Pva.SEARCH_SEQUENCE_FIND, Pva.SEARCH_MUST_REPLY, WireAddress.ANY_ZERO,
+                replyPort, List.of(), List.of());
+    }
+
+    public SearchRequest withFlags(int newFlags) {
+        return new SearchRequest(sequenceId, newFlags, replyAddress, replyPort, protocols, names);
+    }
+
+    public SearchRequest withReply(InetAddress address, int port) {
+        return new SearchRequest(sequenceId, flags, address, port, protocols, names);
+    }
+
+    static SearchRequest decode(WireReader r) throws WireReader.Malformed {
+        int seq = r.i32("search sequence ID");
+        int flags = r.u8("search flags");
+        r.skip(3, "search reserved bytes");
+        InetAddress reply = r.address("reply address");
+        int port = r.u16("reply port");
+        int np = r.size("protocol count", false);
+        // each protocol takes at least one byte: a count beyond that is inconsistent
+        if (np > r.remaining()) {
+            throw new WireReader.Malformed("protocol count " + np + " exceeds the message");
+        }
+        List<String> protocols = new ArrayList<>(np);
+        for (int i = 0; i < np; i++) {
+            protocols.add(r.string("protocol"));
+        }
+        int n = r.u16("name count");
+        if ((long) n * 5 > r.remaining()) {
+            throw new WireReader.Malformed("name count " + n + " exceeds the message");
+        }
+        List<Name> names = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int cid = r.i32("CID");
+            names.add(new Name(cid, r.string("PV name")));
+        }
+        return new SearchRequest(seq, flags, reply, port, protocols, names);
+    }
+
+    @Override
+    public void encode(WireWriter w) {
+        int h = w.header(0, Pva.CMD_SEARCH);
+        w.i32(sequenceId);
+        w.u8(flags);
+        w.u8(0);
+        w.u8(0);
+        w.u8(0);
+        w.address(replyAddress);
+        w.u16(replyPort);
+        w.size(protocols.size());
+        for (String p : protocols) {
+            w.string(p);
+        }
+        w.u16(names.size());
+        for (Name nm : names) {
+            w.i32(nm.cid());
+            w.string(nm.name());
+        }
+        w.patchLength(h);
+    }
+}

@@ -1,0 +1,391 @@
+package lookout.engine.weighted;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import lookout.engine.api.EngineEvent;
+import lookout.engine.api.Metric;
+import lookout.engine.api.PoolsSnapshot;
+import lookout.engine.config.Config;
+import lookout.engine.config.ServiceTypeConfig;
+import lookout.engine.config.WeightedConfig;
+import lookout.engine.config.WeightedFamily;
+import lookout.engine.config.WeightedResource;
+import lookout.engine.core.Commands;
+import lookout.engine.core.DynamicRecords;
+import lookout.engine.core.Service;
+import lookout.engine.core.ServiceContext;
+import lookout.engine.core.SnapshotBuilder;
+import lookout.engine.health.AdminState;
+import lookout.engine.health.ForcedStates;
+import lookout.engine.health.HealthMonitors;
+import lookout.engine.health.MonitorKey;
+
+/**
+ * Weighted pools (gdnsd plugin_weighted, seed 001, SPEC §Weighted pools): compiles the weighted
+ * stanza, runs the monitors and the admin_state file, answers {@code DYNA}/{@code DYNC} for the
+ * resolver, computes exact odds for the snapshot.
+ *
+ * <p>Concurrency: engine-loop confined. Live families are recomputed on every effective state
+ * change, so an answer is a few random draws over precomputed sums and never waits for a probe.
+ */
+public final class PoolsService implements Service, Commands.Pools, DynamicRecords {
+
+    /** At most this many probes run at once, whatever the number of monitors. */
+    static final int MAX_CONCURRENT_PROBES = 64;
+
+    private ServiceContext ctx;
+    private HealthMonitors health;
+    private ForcedStates forced;
+    private Map<String, ResourceRuntime> resources = Map.of();
+    private long answersTotal;
+    private long nodataTotal;
+    private long unknownTotal;
+
+    @Override
+    public String name() {
+        return "pools";
+    }
+
+    @Override
+    public void start(ServiceContext context, Config config) {
+        this.ctx = context;
+        this.health = new HealthMonitors(ctx.scheduler(), ctx.io(), ctx::publish, this::recompute, MAX_CONCURRENT_PROBES);
+        this.forced = new ForcedStates(ctx.stateDir(), ctx.scheduler(), ctx::publish, this::applyForced);
+        install(config);
+        forced.start();
+    }
+
+    @Override
+    public void apply(Config before, Config after) {
+        install(after);
+        applyForced(forced.current());
+    }
+
+    @Override
+    public void stop() {
+        if (forced != null) {
+            forced.stop();
+        }
+        if (health != null) {
+            health.stop();
+        }
+        resources = Map.of();
+    }
+
+    private void install(Config config) {
+        WeightedConfig wc = config.weighted() == null ? WeightedConfig.empty() : config.weighted();
+        Map<String, ServiceTypeConfig> types = config.serviceTypes();
+        Map<String, ResourceRuntime> next = new LinkedHashMap<>();
+        Map<MonitorKey, ServiceTypeConfig> wanted = new LinkedHashMap<>();
+        for (WeightedResource r : wc.resources().values()) {
+            ResourceRuntime rt = new ResourceRuntime(r);
+            ResourceRuntime old = resources.get(r.name());
+            if (old != null) {
+                rt.answers = old.answers;
+            }
+            for (FamilyRuntime f : rt.families) {
+                for (List<MonitorKey> keys : f.monitors) {
+                    for (MonitorKey k : keys) {
+                        ServiceTypeConfig t = types.get(k.serviceType());
+                        if (t != null) {
+                            wanted.put(k, t);
+                        }
+                    }
+                }
+            }
+            next.put(r.name(), rt);
+        }
+        // carry failover flags so that a reload does not announce a failover already announced
+        for (ResourceRuntime rt : next.values()) {
+            ResourceRuntime old = resources.get(rt.name);
+            if (old == null) {
+                continue;
+            }
+            for (FamilyRuntime f : rt.families) {
+                for (FamilyRuntime of : old.families) {
+                    if (of.family.equals(f.family)) {
+                        f.announcedFailover = of.announcedFailover;
+                    }
+                }
+            }
+        }
+        resources = next;
+        health.reconcile(wanted);
+        recompute();
+    }
+
+    private void applyForced(AdminState state) {
+        Map<String, AdminState.Entry> resolved = state.resolve(health.names());
+        for (String glob : state.unmatched(health.names())) {
+            ctx.publish(new EngineEvent.Notice(ctx.scheduler().now(), lookout.engine.api.Subsystem.POOLS,
+                    lookout.engine.api.Severity.WARNING, "admin_state: glob '" + glob + "' did not match anything!"));
+        }
+        health.applyForced(resolved);
+        recompute();
+    }
+
+    /** Recomputes every live family from the monitors' effective states; announces failovers. */
+    private void recompute() {
+        for (ResourceRuntime r : resources.values()) {
+            long ttl = ServiceTypeConfig.TTL_MAX;
+            for (FamilyRuntime f : r.families) {
+                boolean[] down = new boolean[f.plan.items()];
+                for (int i = 0; i < down.length; i++) {
+                    for (MonitorKey k : f.monitors.get(i)) {
+                        HealthMonitors.State s = health.state(k);
+                        down[i] |= s.down();
+                        ttl = Math.min(ttl, s.ttl());
+                    }
+                }
+                f.down = down;
+                f.live = f.plan.live(down);
+                if (f.live.failover() != f.announcedFailover) {
+                    f.announcedFailover = f.live.failover();
+                    ctx.publish(new EngineEvent.PoolFailover(ctx.scheduler().now(), r.name, f.family, f.live.failover()));
+                }
+            }
+            r.monitorTtl = ttl;
+        }
+    }
+
+    // ------------------------------------------------------------------ DynamicRecords
+
+    @Override
+    public Answer answer(String resource, int qtype, long recordTtl, long recordMinTtl) {
+        ResourceRuntime r = resources.get(resource);
+        if (r == null) {
+            unknownTotal++;
+            return new Answer(List.of(), null, recordTtl, false);
+        }
+        r.answers++;
+        answersTotal++;
+        // SPEC: the TTL is the minimum monitor TTL over every item, capped by the record's TTL
+        // and floored by the record's minimum.
+        long ttl = Math.min(r.monitorTtl, recordTtl);
+        if (ttl < recordMinTtl) {
+            ttl = recordMinTtl;
+        }
+        if (r.cname != null) {
+            int[] out = r.cname.scratch;
+            WeightedSelector.select(r.cname.live, ctx.random(), out);
+            return new Answer(List.of(), r.cname.plan.target(out[0]), ttl, r.cname.live.failover());
+        }
+        // SPEC: A gets the IPv4 selection only, AAAA the IPv6 selection only; else NODATA.
+        FamilyRuntime f = qtype == 1 ? r.v4 : qtype == 28 ? r.v6 : null;
+        if (f == null) {
+            nodataTotal++;
+            boolean fo = (r.v4 != null && r.v4.live.failover()) || (r.v6 != null && r.v6.live.failover());
+            return new Answer(List.of(), null, ttl, fo);
+        }
+        int[] out = f.scratch;
+        int n = WeightedSelector.select(f.live, ctx.random(), out);
+        List<InetAddress> addrs = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            addrs.add(f.plan.address(out[i]));
+        }
+        return new Answer(addrs, null, ttl, f.live.failover());
+    }
+
+    // ------------------------------------------------------------------ Commands.Pools
+
+    @Override
+    public void force(String key, String state, Duration ttl) throws Exception {
+        forced.force(key, state, ttl);
+    }
+
+    @Override
+    public void release(String key) throws Exception {
+        forced.release(key);
+    }
+
+    // ------------------------------------------------------------------ odds and snapshot
+
+    /**
+     * What-if odds: the resources as they would be if each monitor matching a glob of
+     * {@code hypothetical} had the given state ({@code UP}/{@code DOWN}), without applying anything.
+     */
+    public List<PoolsSnapshot.PoolResource> whatIf(Map<String, String> hypothetical) {
+        Map<Pattern, Boolean> overrides = new LinkedHashMap<>();
+        for (var e : hypothetical.entrySet()) {
+            AdminState.Entry parsed = AdminState.parseValue(e.getKey(), e.getValue());
+            if (parsed == null) {
+                throw new IllegalArgumentException("state for '" + e.getKey() + "' must be UP or DOWN");
+            }
+            overrides.put(AdminState.resolvePattern(e.getKey()), parsed.down());
+        }
+        List<PoolsSnapshot.PoolResource> out = new ArrayList<>();
+        for (ResourceRuntime r : resources.values()) {
+            List<PoolsSnapshot.PoolFamily> fams = new ArrayList<>();
+            for (FamilyRuntime f : r.families) {
+                boolean[] down = new boolean[f.plan.items()];
+                for (int i = 0; i < down.length; i++) {
+                    for (MonitorKey k : f.monitors.get(i)) {
+                        boolean d = health.state(k).down();
+                        for (var o : overrides.entrySet()) {
+                            if (o.getKey().matcher(k.desc()).matches()) {
+                                d = o.getValue();
+                            }
+                        }
+                        down[i] |= d;
+                    }
+                }
+                fams.add(familySnapshot(f, f.plan.live(down), down));
+            }
+            out.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers));
+        }
+        return out;
+    }
+
+    public PoolsSnapshot snapshot() {
+        List<PoolsSnapshot.PoolResource> res = new ArrayList<>();
+        for (ResourceRuntime r : resources.values()) {
+            List<PoolsSnapshot.PoolFamily> fams = new ArrayList<>();
+            for (FamilyRuntime f : r.families) {
+                fams.add(familySnapshot(f, f.live, f.down));
+            }
+            res.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers));
+        }
+        List<PoolsSnapshot.PoolMonitor> mons = new ArrayList<>();
+        for (HealthMonitors.View v : health.views()) {
+            mons.add(new PoolsSnapshot.PoolMonitor(v.key().desc(), v.key().target(), v.key().serviceType(), v.plugin(),
+                    !v.initialized() ? "UNKNOWN" : v.monitoredDown() ? "DOWN" : "UP",
+                    v.forced() == null ? null : v.forced().value(), v.effective().down() ? "DOWN" : "UP",
+                    v.effective().ttl(), v.successes(), v.failures(), v.probes(), v.passes(), v.lastResult()));
+        }
+        List<PoolsSnapshot.PoolForced> fs = new ArrayList<>();
+        for (AdminState.Entry e : forced.current().entries()) {
+            Pattern p = AdminState.resolvePattern(e.glob());
+            fs.add(new PoolsSnapshot.PoolForced(e.glob(), e.value(),
+                    health.names().stream().filter(n -> p.matcher(n).matches()).sorted().toList()));
+        }
+        return new PoolsSnapshot(true, res, mons, fs, forced.file().toString(), forced.lastError(), health.inFlight());
+    }
+
+    private PoolsSnapshot.PoolFamily familySnapshot(FamilyRuntime f, LiveFamily live, boolean[] down) {
+        OddsCalculator.FamilyOdds odds = OddsCalculator.odds(live);
+        FamilyPlan p = f.plan;
+        List<PoolsSnapshot.PoolGroup> groups = new ArrayList<>();
+        for (int g = 0; g < p.groups(); g++) {
+            List<PoolsSnapshot.PoolItem> items = new ArrayList<>();
+            long live0 = 0;
+            for (int i = p.groupStart[g]; i < p.groupStart[g + 1]; i++) {
+                boolean monDown = false;
+                boolean anyForced = false;
+                long ttl = ServiceTypeConfig.TTL_MAX;
+                for (MonitorKey k : f.monitors.get(i)) {
+                    HealthMonitors.View v = view(k);
+                    if (v != null) {
+                        monDown |= v.monitoredDown();
+                        anyForced |= v.forced() != null;
+                    }
+                    ttl = Math.min(ttl, health.state(k).ttl());
+                }
+                if (!down[i]) {
+                    live0 += p.weight[i];
+                }
+                items.add(new PoolsSnapshot.PoolItem(p.label[i], p.target[i], p.weight[i], live.weight[i], down[i], monDown,
+                        anyForced, ttl, odds.itemProbability()[i]));
+            }
+            String gname = p.config.grouped() ? p.config.groups().get(g).name() : p.label[p.groupStart[g]];
+            groups.add(new PoolsSnapshot.PoolGroup(gname, p.groupWeight[g], live0, odds.groupProbability()[g], items));
+        }
+        List<PoolsSnapshot.PoolAnswerSet> sets = new ArrayList<>();
+        if (odds.sets() != null) {
+            for (OddsCalculator.AnswerSet s : odds.sets()) {
+                sets.add(new PoolsSnapshot.PoolAnswerSet(s.items(), s.probability()));
+            }
+        }
+        WeightedFamily c = p.config;
+        return new PoolsSnapshot.PoolFamily(f.family, c.mode(), c.upThresh(), c.serviceTypes(), p.total, p.upWeight,
+                live.liveWeight, live.failover, groups, sets, odds.setCount(), odds.sets() != null);
+    }
+
+    private HealthMonitors.View view(MonitorKey k) {
+        for (HealthMonitors.View v : health.views()) {
+            if (v.key().equals(k)) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void contribute(SnapshotBuilder b) {
+        PoolsSnapshot s = snapshot();
+        b.pools(s);
+        b.metric(Metric.counter("lookout_pools_answers_total", "DYNA/DYNC answers drawn from weighted pools", answersTotal));
+        b.metric(Metric.counter("lookout_pools_nodata_total", "DYNA queries of a type or family the resource lacks", nodataTotal));
+        b.metric(Metric.counter("lookout_pools_unknown_resource_total", "answers asked for an unknown resource", unknownTotal));
+        b.metric(Metric.counter("lookout_monitor_probes_total", "monitor probes completed", health.probesTotal()));
+        b.metric(Metric.counter("lookout_monitor_probe_failures_total", "monitor probes failed or timed out", health.probeFailures()));
+        b.metric(Metric.counter("lookout_monitor_probes_skipped_total", "probes skipped because the previous one was still running", health.probesSkipped()));
+        b.metric(Metric.gauge("lookout_monitor_probes_in_flight", "monitor probes running now", health.inFlight()));
+        long downMonitors = s.monitors().stream().filter(m -> m.effectiveState().equals("DOWN")).count();
+        b.metric(Metric.gauge("lookout_monitor_down", "monitors whose effective state is DOWN", downMonitors));
+        b.metric(Metric.gauge("lookout_pools_forced_entries", "entries in the admin_state file in effect", s.forced().size()));
+        for (PoolsSnapshot.PoolResource r : s.resources()) {
+            for (PoolsSnapshot.PoolFamily f : r.families()) {
+                Map<String, String> labels = Map.of("resource", r.name(), "family", f.family());
+                b.metric(new Metric("lookout_pools_failover", "1 when the family is below up_thresh", "gauge", labels, f.failover() ? 1 : 0));
+                b.metric(new Metric("lookout_pools_live_weight", "weight of items not DOWN", "gauge", labels, f.liveWeight()));
+                b.metric(new Metric("lookout_pools_up_weight", "ceil(total weight x up_thresh)", "gauge", labels, f.upWeight()));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ runtime structures
+
+    /** A family with its monitors per item and its current live view; engine-loop confined. */
+    static final class FamilyRuntime {
+        final String family;
+        final FamilyPlan plan;
+        final List<List<MonitorKey>> monitors; // per item
+        final int[] scratch;
+        boolean[] down;
+        LiveFamily live;
+        boolean announcedFailover;
+
+        FamilyRuntime(String family, WeightedFamily config) {
+            this.family = family;
+            this.plan = new FamilyPlan(config);
+            this.monitors = new ArrayList<>(plan.items());
+            for (int i = 0; i < plan.items(); i++) {
+                List<MonitorKey> keys = new ArrayList<>();
+                for (String st : config.serviceTypes()) {
+                    keys.add(new MonitorKey(plan.target(i), st, config.kind() == WeightedFamily.Kind.CNAME));
+                }
+                monitors.add(List.copyOf(keys));
+            }
+            this.scratch = new int[plan.items()];
+            this.down = new boolean[plan.items()];
+            this.live = plan.live(down);
+        }
+    }
+
+    static final class ResourceRuntime {
+        final String name;
+        final FamilyRuntime v4;
+        final FamilyRuntime v6;
+        final FamilyRuntime cname;
+        final List<FamilyRuntime> families = new ArrayList<>();
+        long monitorTtl = ServiceTypeConfig.TTL_MAX;
+        long answers;
+
+        ResourceRuntime(WeightedResource r) {
+            this.name = r.name();
+            this.v4 = r.v4() == null ? null : new FamilyRuntime("ipv4", r.v4());
+            this.v6 = r.v6() == null ? null : new FamilyRuntime("ipv6", r.v6());
+            this.cname = r.cnames() == null ? null : new FamilyRuntime("cname", r.cnames());
+            for (FamilyRuntime f : new FamilyRuntime[] {v4, v6, cname}) {
+                if (f != null) {
+                    families.add(f);
+                }
+            }
+        }
+    }
+}

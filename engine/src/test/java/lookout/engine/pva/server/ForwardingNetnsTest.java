@@ -1,0 +1,70 @@
+package lookout.engine.pva.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs {@link NetnsScenarios} in a private network namespace: {@code unshare -n sh -c
+ * 'ip link set lo up && exec java -cp <test class path> ...'}. Needs root (or user namespaces)
+ * and python3 (the forged multicast source); skipped, loudly, when {@code unshare} is refused.
+ */
+class ForwardingNetnsTest {
+
+    private static String run(String scenario) throws Exception {
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process probe = new ProcessBuilder("unshare", "-n", "true").redirectErrorStream(true).start();
+        boolean can = probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
+        Assumptions.assumeTrue(can, "unshare -n not permitted here: namespace tests skipped");
+        ProcessBuilder pb = new ProcessBuilder("unshare", "-n", "sh", "-c",
+                "ip link set lo up && exec \"$0\" -Djava.net.preferIPv4Stack=false -cp \"$1\" "
+                        + NetnsScenarios.class.getName() + " \"$2\"", java, cp, scenario);
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Thread pump = new Thread(() -> {
+            try {
+                p.getInputStream().transferTo(out);
+            } catch (java.io.IOException e) {
+                // process ended
+            }
+        });
+        pump.start();
+        boolean done = p.waitFor(120, TimeUnit.SECONDS);
+        if (!done) {
+            p.destroyForcibly();
+        }
+        pump.join(5000);
+        String text = out.toString();
+        System.out.println(text);
+        assertThat(done).as("scenario finished in time").isTrue();
+        return text;
+    }
+
+    private static void assertAllPass(String text, List<String> expected) {
+        for (String e : expected) {
+            assertThat(text).as(text).contains("PASS " + e);
+        }
+        assertThat(text).as(text).doesNotContain("FAIL ");
+    }
+
+    @Test
+    void twoServersShareThePortAndAUnicastSearchReachesBoth() throws Exception {
+        assertAllPass(run("shared"), List.of("child server started", "forwarding active",
+                "unicast search answered by both servers", "replies come from the address searched",
+                "unicast discovery ping reaches both processes"));
+    }
+
+    @Test
+    void eachReceiveRuleDropsAndCounts() throws Exception {
+        assertAllPass(run("rules"), List.of("control: tagged search on loopback group answered",
+                "rule 1 tag only on loopback group", "rule 2 at most one tag", "rule 3 never re-forwarded",
+                "rule 4 multicast source ignored", "all-zero reply address dropped",
+                "dropped datagrams were not forwarded", "unicast search forwarded and answered once"));
+    }
+}

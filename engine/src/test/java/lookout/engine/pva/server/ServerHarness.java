@@ -1,0 +1,138 @@
+package lookout.engine.pva.server;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
+import lookout.engine.api.EngineEvent;
+import lookout.engine.api.PvaServerSnapshot;
+import lookout.engine.api.Scheduler;
+import lookout.engine.api.VirtualScheduler;
+import lookout.engine.config.Config;
+import lookout.engine.config.PvaConfig;
+import lookout.engine.config.PvaConfig.PvaAddress;
+import lookout.engine.config.PvaConfig.PvaServerConfig;
+import lookout.engine.core.ServiceContext;
+import lookout.engine.core.SnapshotBuilder;
+import lookout.engine.pva.client.ResolvedNames;
+
+/**
+ * Runs one real {@link PvaServerService} on real sockets with a virtual clock: the service context
+ * the engine would give it, with a {@link ResolvedNames} supplied by the test (the engine's PVA
+ * client in production).
+ */
+final class ServerHarness implements ServiceContext, AutoCloseable {
+
+    final VirtualScheduler scheduler = new VirtualScheduler();
+    final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    final Map<String, String> env = new HashMap<>();
+    final List<EngineEvent> events = new ArrayList<>();
+    final RandomGenerator random = new SplittableRandom(6);
+    final ResolvedNames resolved;
+    final PvaServerService service = new PvaServerService();
+
+    ServerHarness(ResolvedNames resolved, boolean forwarding) {
+        this.resolved = resolved;
+        if (!forwarding) {
+            env.put(PvaServerService.FORWARD_ENV, "false");
+        }
+    }
+
+    static PvaConfig pva(int udpPort, int tcpPort, List<PvaAddress> beacons, List<PvaAddress> ignore, boolean nameServer) {
+        return new PvaConfig(List.of(new PvaAddress("127.0.0.1", 0)), false, List.of(), udpPort, tcpPort, beacons, false,
+                ignore, new PvaServerConfig(true, nameServer), List.of(), false, List.of());
+    }
+
+    static Config config(PvaConfig pva) {
+        return new Config(null, null, Map.of(), Map.of(), null, pva, null, null);
+    }
+
+    ServerHarness start(PvaConfig pva) {
+        scheduler.call(() -> {
+            service.start(this, config(pva));
+            return null;
+        });
+        return this;
+    }
+
+    PvaServerSnapshot snapshot() {
+        return scheduler.call(service::snapshot);
+    }
+
+    int udpPort() {
+        return snapshot().udpPort();
+    }
+
+    int tcpPort() {
+        return snapshot().tcpPort();
+    }
+
+    InetSocketAddress udp() {
+        return new InetSocketAddress("127.0.0.1", udpPort());
+    }
+
+    @Override
+    public void close() {
+        scheduler.call(() -> {
+            service.stop();
+            return null;
+        });
+        io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        scheduler.close();
+    }
+
+    @Override
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    @Override
+    public RandomGenerator random() {
+        return random;
+    }
+
+    @Override
+    public EventLoopGroup io() {
+        return io;
+    }
+
+    @Override
+    public void publish(EngineEvent event) {
+        synchronized (events) {
+            events.add(event);
+        }
+    }
+
+    @Override
+    public Path stateDir() {
+        return Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    @Override
+    public Map<String, String> environment() {
+        return env;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> T service(Class<T> type) {
+        return type == ResolvedNames.class ? (T) resolved : null;
+    }
+
+    SnapshotBuilder contribute() {
+        SnapshotBuilder b = new SnapshotBuilder();
+        scheduler.call(() -> {
+            service.contribute(b);
+            return null;
+        });
+        return b;
+    }
+}

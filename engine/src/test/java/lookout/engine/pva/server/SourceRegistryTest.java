@@ -1,0 +1,110 @@
+package lookout.engine.pva.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SourceRegistryTest {
+
+    static final String GUID = "0102030405060708090a0b0c";
+
+    @Test
+    void allNamesOfferedToSourcesInOrderInOneOperation() {
+        SourceRegistry reg = new SourceRegistry();
+        List<String> calls = new ArrayList<>();
+        reg.add(new Source() {
+            public String name() {
+                return "first";
+            }
+
+            public void onSearch(SearchOperation op) {
+                calls.add("first:" + op.size());
+                op.claim(1);
+            }
+        });
+        reg.add(new Source() {
+            public String name() {
+                return "second";
+            }
+
+            public void onSearch(SearchOperation op) {
+                calls.add("second:" + op.size() + ":" + op.isClaimed(1));
+                op.claim(1); // first claim wins
+                op.claim(2);
+            }
+        });
+        SearchOperation op = reg.search(new String[] {"a", "b", "c"}, new int[] {10, 11, 12});
+        assertThat(calls).containsExactly("first:3", "second:3:true");
+        assertThat(op.claimedCount()).isEqualTo(2);
+        assertThat(op.groups()).hasSize(1);
+        assertThat(op.groups().get(0).cids()).containsExactly(11, 12);
+        assertThat(op.groups().get(0).self()).isTrue();
+    }
+
+    @Test
+    void changeCountMovesWhenSourcesChange() {
+        SourceRegistry reg = new SourceRegistry();
+        int c0 = reg.changeCount();
+        FakeResolved fr = new FakeResolved();
+        NameServerSource s = new NameServerSource(fr);
+        reg.add(s);
+        int c1 = reg.changeCount();
+        assertThat(c1).isNotEqualTo(c0);
+        reg.remove(s);
+        assertThat(reg.changeCount()).isNotEqualTo(c1);
+        assertThat(reg.remove(s)).isFalse();
+    }
+
+    @Test
+    void nameServerClaimsOnlyResolvedNamesAndWantsTheRest() {
+        FakeResolved fr = new FakeResolved();
+        NameServerSource s = new NameServerSource(fr);
+        fr.addListener(s);
+        SourceRegistry reg = new SourceRegistry();
+        reg.add(s);
+        InetSocketAddress real = new InetSocketAddress("127.0.0.5", 5075);
+        fr.resolve("known", GUID, real);
+
+        SearchOperation op = reg.search(new String[] {"known", "unknown"}, new int[] {1, 2});
+        assertThat(op.isClaimed(0)).isTrue();
+        assertThat(op.isClaimed(1)).isFalse();
+        assertThat(fr.wanted).containsExactly("unknown");
+        SearchOperation.ReplyGroup g = op.groups().get(0);
+        assertThat(g.endpoint()).isEqualTo(real);
+        assertThat(java.util.HexFormat.of().formatHex(g.guid())).isEqualTo(GUID);
+
+        // §4: a withdrawn resolution (server lost) is never claimed again
+        fr.withdraw("known");
+        SearchOperation again = reg.search(new String[] {"known"}, new int[] {1});
+        assertThat(again.claimedCount()).isZero();
+        assertThat(fr.wanted).containsExactly("unknown", "known");
+    }
+
+    @Test
+    void namesOnDifferentServersGiveOneReplyEach() {
+        FakeResolved fr = new FakeResolved();
+        NameServerSource s = new NameServerSource(fr);
+        SourceRegistry reg = new SourceRegistry();
+        reg.add(s);
+        fr.resolve("a", GUID, new InetSocketAddress("127.0.0.5", 5075));
+        fr.resolve("b", "0c0b0a090807060504030201", new InetSocketAddress("127.0.0.6", 5075));
+        fr.resolve("c", GUID, new InetSocketAddress("127.0.0.5", 5075));
+        SearchOperation op = reg.search(new String[] {"a", "b", "c"}, new int[] {1, 2, 3});
+        assertThat(op.groups()).hasSize(2);
+        assertThat(op.groups().get(0).cids()).containsExactly(1, 3);
+        assertThat(op.groups().get(1).cids()).containsExactly(2);
+    }
+
+    @Test
+    void badGuidIsNeverClaimed() {
+        FakeResolved fr = new FakeResolved();
+        NameServerSource s = new NameServerSource(fr);
+        SourceRegistry reg = new SourceRegistry();
+        reg.add(s);
+        fr.resolve("a", "xyz", new InetSocketAddress("127.0.0.5", 5075));
+        assertThat(reg.search(new String[] {"a"}, new int[] {1}).claimedCount()).isZero();
+    }
+}
