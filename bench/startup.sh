@@ -71,4 +71,5 @@ bytes=$(du -sb "$image" | cut -f1)
 tgz=$(tar -C "$(dirname "$image")" -czf - "$(basename "$image")" | wc -c)
 echo "image: $image"
 echo "image size on disk: $(( bytes / 1024 / 1024 )) MiB ($bytes bytes); as .tar.gz: $(( tgz / 1024 / 1024 )) MiB"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(java -version 2>&1 | head -1)"
