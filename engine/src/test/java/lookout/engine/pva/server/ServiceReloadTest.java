@@ -55,6 +55,26 @@ class ServiceReloadTest {
     }
 
     @Test
+    void aPortHeldWithoutReuseLeavesTheServerStoppedWithAnErrorEvent() throws Exception {
+        try (java.net.DatagramSocket holder = new java.net.DatagramSocket(null)) {
+            holder.setReuseAddress(false);
+            holder.bind(new java.net.InetSocketAddress("127.0.0.1", 0));
+            try (ServerHarness h = new ServerHarness(new FakeResolved(), false)
+                    .start(ServerHarness.pva(holder.getLocalPort(), 0, List.of(), List.of(), true))) {
+                assertThat(h.serverSnapshot().running()).isFalse();
+                synchronized (h.events) {
+                    assertThat(h.events).anySatisfy(e -> {
+                        assertThat(e).isInstanceOf(lookout.engine.api.EngineEvent.Notice.class);
+                        var n = (lookout.engine.api.EngineEvent.Notice) e;
+                        assertThat(n.severity()).isEqualTo(lookout.engine.api.Severity.ERROR);
+                        assertThat(n.subsystem()).isEqualTo(lookout.engine.api.Subsystem.PVA_SERVER);
+                    });
+                }
+            }
+        }
+    }
+
+    @Test
     void metricsAreNamedAndStopIsIdempotent() {
         try (ServerHarness h = new ServerHarness(new FakeResolved(), false)
                 .start(ServerHarness.pva(0, 0, List.of(), List.of(), true))) {
