@@ -577,6 +577,24 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         }
     }
 
+    /**
+     * A beacon or search reply that arrived on a socket of this engine's own PVA server (the
+     * shared broadcast port: unicast datagrams go to the most specific bind, which is the
+     * server's). Processed exactly as if the client's own beacon socket had read it.
+     */
+    public void onSharedPortDatagram(DatagramContents contents, InetSocketAddress source) {
+        if (!running || contents.dropped()) {
+            return;
+        }
+        for (Frame f : contents.frames()) {
+            if (f.message() instanceof Beacon b) {
+                onBeacon(b, f.header().version(), source);
+            } else if (f.message() instanceof SearchResponse r) {
+                onSearchResponse(r, f.header().version(), source, false);
+            }
+        }
+    }
+
     private void onBeaconSocketDatagram(DatagramContents contents, InetSocketAddress source) {
         if (!running) {
             return;

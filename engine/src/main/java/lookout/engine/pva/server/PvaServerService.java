@@ -120,6 +120,10 @@ public final class PvaServerService implements Service {
         boolean forward = !"false".equalsIgnoreCase(ctx.environment().getOrDefault(FORWARD_ENV, "true"));
         responder = new SearchResponder(registry, counters, topNames, ctx.scheduler(), guid, this::tcpPort,
                 IgnoreList.of(pva.ignoreAddrList()));
+        lookout.engine.pva.client.PvaClientService client = ctx.service(lookout.engine.pva.client.PvaClientService.class);
+        if (client != null) {
+            responder.clientSide(client::onSharedPortDatagram);
+        }
         udp = new UdpListener(ctx.scheduler(), responder);
         try {
             List<UdpListener.LocalAddress> locals = loopbackOnly ? loopbackAddresses() : interfaceAddresses();
