@@ -361,6 +361,20 @@ class PvaClientServiceTest {
     }
 
     @Test
+    void beaconPortIsSharedWithAnotherPvaProcess() throws Exception {
+        // another PVA process already holds the port (with SO_REUSEADDR, as PVXS and core-pva do)
+        try (java.nio.channels.DatagramChannel other = java.nio.channels.DatagramChannel.open(
+                java.net.StandardProtocolFamily.INET)) {
+            other.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+            other.bind(new InetSocketAddress(broadcastPort));
+            start(List.of(), List.of());
+            assertThat(svc.beaconPort()).isEqualTo(broadcastPort);
+            assertThat(snap().beaconPort()).isEqualTo(broadcastPort);
+            assertThat(ctx.events(EngineEvent.Notice.class)).isEmpty();
+        }
+    }
+
+    @Test
     void malformedDatagramsAreCounted() throws Exception {
         start(List.of(), List.of());
         byte[] junk = {(byte) 0xCA, 2, 0, 4, 0, 0, 0, 99, 1, 2, 3};
