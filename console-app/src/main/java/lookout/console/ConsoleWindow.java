@@ -83,7 +83,27 @@ public final class ConsoleWindow implements AutoCloseable {
                 return g.release(key);
             }
         });
-        this.pvaVm = new PvaViewModel();
+        this.pvaVm = new PvaViewModel(new PvaViewModel.Commands() {
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> searchPv(String name) {
+                return g.searchPv(name);
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> dropPv(String name) {
+                return g.dropPv(name);
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Boolean> searchNow() {
+                return g.searchNow();
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> discoveryPing() {
+                return g.discoveryPing();
+            }
+        });
 
         Map<String, Parent> panes = new LinkedHashMap<>();
         panes.put(RESOLVER, ResolverView.load(resolverVm));
@@ -105,8 +125,11 @@ public final class ConsoleWindow implements AutoCloseable {
             poolsVm.onSnapshot(s);
             pvaVm.onSnapshot(s);
         });
+        pvaVm.setSubnetProposer(this::proposeSubnet);
         gateway.onEvents(eventsVm::onEvents);
         gateway.onEvents(resolverVm::onEvents);
+        gateway.onEvents(pvaVm::onEvents);
+        gateway.onEvents(mainVm::onEvents);
         ageTicker = new Timeline(new KeyFrame(Duration.seconds(1), e -> mainVm.tick(System.nanoTime())));
         ageTicker.setCycleCount(Timeline.INDEFINITE);
     }
@@ -136,6 +159,29 @@ public final class ConsoleWindow implements AutoCloseable {
             configVm.showUnstarted(initialName, initialText, initial.problems());
             mainView.select(CONFIGURATION);
         }
+    }
+
+    /**
+     * The PVA pane's "point at a subnet": edits the running text (or the editor's, when it holds
+     * unapplied edits) and shows the result on the Configuration pane with its diff. Nothing is
+     * applied until the operator does so there.
+     */
+    private String proposeSubnet(List<String> addresses, int port) {
+        String list = "[ " + String.join(", ", addresses) + " ]";
+        String text = configVm.textProperty().get();
+        try {
+            text = lookout.console.configedit.ConfigEdits.set(text, "pva.addr_list", list);
+            text = lookout.console.configedit.ConfigEdits.set(text, "pva.auto_addr_list", "false");
+            text = lookout.console.configedit.ConfigEdits.set(text, "pva.beacon_addr_list", list);
+            text = lookout.console.configedit.ConfigEdits.set(text, "pva.auto_beacon_addr_list", "false");
+            text = lookout.console.configedit.ConfigEdits.set(text, "pva.broadcast_port", Integer.toString(port));
+        } catch (IllegalArgumentException e) {
+            return "Cannot edit the configuration: " + e.getMessage();
+        }
+        configVm.textProperty().set(text);
+        mainView.select(CONFIGURATION);
+        configVm.diff();
+        return "Proposed on the Configuration pane: check the diff, then Apply.";
     }
 
     /** Puts the scene on {@code stage} with the title and the icon set. */
@@ -181,6 +227,10 @@ public final class ConsoleWindow implements AutoCloseable {
 
     public EventsViewModel eventsViewModel() {
         return eventsVm;
+    }
+
+    public PvaViewModel pvaViewModel() {
+        return pvaVm;
     }
 
     public MainViewModel mainViewModel() {

@@ -5,7 +5,10 @@ import lookout.engine.api.ConfigStatus;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.EngineState;
 import lookout.engine.api.PoolsSnapshot;
+import lookout.engine.api.EngineEvent;
+import lookout.engine.api.PvaDiscoveredServer;
 import lookout.engine.api.PvaServerSnapshot;
+import lookout.engine.api.PvaSnapshot;
 import lookout.engine.api.ReloadResult;
 import lookout.engine.api.ResolverSnapshot;
 import lookout.console.widgets.Indicator;
@@ -182,19 +185,54 @@ public final class MainViewModel {
                 failover > 0 ? Level.ADVISORY : Level.NORMAL);
     }
 
+    /** When each PVA server restart was seen (event time), for "restarts in the last hour". */
+    private final java.util.ArrayDeque<java.time.Instant> restarts = new java.util.ArrayDeque<>();
+
+    /** Events from the gateway: only PVA server restarts matter to the strip. */
+    public void onEvents(java.util.List<EngineEvent> batch) {
+        for (EngineEvent e : batch) {
+            if (e instanceof EngineEvent.PvaServerRestarted r) {
+                restarts.addLast(r.at());
+            }
+        }
+    }
+
     private void summarizePva(EngineSnapshot s) {
+        PvaSnapshot client = s.pva();
         PvaServerSnapshot own = s.pvaServer();
-        boolean client = s.pva() != null;
-        if (!client && (own == null || !own.running())) {
+        boolean ownRunning = own != null && own.running();
+        if ((client == null || !client.running()) && !ownRunning) {
             pvaSummary.set("PVA: not running", Level.INACTIVE);
             return;
         }
-        StringBuilder sb = new StringBuilder("PVA:");
-        sb.append(client ? " client running" : " client not running");
-        if (own != null && own.running()) {
-            sb.append(" · own server answering (").append(own.namesClaimed()).append(" names claimed)");
+        java.time.Instant hourAgo = s.takenAt().minus(Duration.ofHours(1));
+        while (!restarts.isEmpty() && restarts.peekFirst().isBefore(hourAgo)) {
+            restarts.removeFirst();
         }
-        pvaSummary.set(sb.toString(), Level.NORMAL);
+        StringBuilder sb = new StringBuilder("PVA:");
+        Level level = Level.NORMAL;
+        if (client != null && client.running()) {
+            int online = 0;
+            int stale = 0;
+            for (PvaDiscoveredServer d : client.servers()) {
+                if (d.status() == PvaDiscoveredServer.Status.ONLINE) {
+                    online++;
+                } else if (d.status() == PvaDiscoveredServer.Status.STALE) {
+                    stale++;
+                }
+            }
+            sb.append(" servers ").append(online).append(" online / ").append(stale).append(" stale · restarts 1 h: ")
+                    .append(restarts.size()).append(" · searching ").append(client.searching());
+            if (stale > 0 || !restarts.isEmpty()) {
+                level = Level.ADVISORY;
+            }
+        } else {
+            sb.append(" client not running");
+        }
+        if (!ownRunning) {
+            sb.append(" · own server off");
+        }
+        pvaSummary.set(sb.toString(), level);
     }
 
     /** Called about once a second (and after each snapshot) to age the data indicator. */

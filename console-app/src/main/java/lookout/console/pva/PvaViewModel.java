@@ -1,24 +1,120 @@
 package lookout.console.pva;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.LongProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.beans.property.SimpleLongProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.collections.transformation.FilteredList;
 import lookout.console.widgets.Indicator;
+import lookout.console.widgets.KeyedRows;
+import lookout.console.widgets.Props;
+import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineSnapshot;
+import lookout.engine.api.PvaChannelSnapshot;
+import lookout.engine.api.PvaDiscoveredServer;
+import lookout.engine.api.PvaServerSnapshot;
+import lookout.engine.api.PvaSnapshot;
+import lookout.engine.api.PvaTickSnapshot;
 
 /**
- * The PVA pane without a toolkit. It reads only its section of the snapshot; a null section
- * means the service is not running, and the pane says so instead of showing anything invented.
+ * The PVA pane without a toolkit: the search ring (30 buckets and the cursor, seed 002 §3.2), the
+ * channels, the discovered servers (seed 002 §7), the engine's own server, duplicate claims, and
+ * the operator's actions (search a PV, search now, discovery ping).
  *
- * <p>Concurrency: UI thread only.
+ * <p>Concurrency: UI thread only. Rows are updated in place ({@link KeyedRows}).
  */
 public final class PvaViewModel {
 
+    /** seed 002 §3.2: the ring has 30 buckets. */
+    public static final int RING_BUCKETS = 30;
+    static final int HISTORY = 20;
+    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT)
+            .withZone(ZoneId.systemDefault());
+
+    /** The engine commands this pane sends (the gateway in the console). */
+    public interface Commands {
+        CompletableFuture<Void> searchPv(String name);
+
+        CompletableFuture<Void> dropPv(String name);
+
+        CompletableFuture<Boolean> searchNow();
+
+        CompletableFuture<Void> discoveryPing();
+    }
+
+    private final Commands commands;
+
+    /**
+     * Puts a proposed configuration (PVA search and beacon addresses, broadcast port) in front of
+     * the operator on the Configuration pane; nothing is applied here. Returns a message.
+     */
+    @FunctionalInterface
+    public interface SubnetProposer {
+        String propose(List<String> addresses, int broadcastPort);
+    }
+
+    private SubnetProposer proposer = (a, p) -> "Not available.";
+    private final StringProperty subnetAddresses = new SimpleStringProperty("");
+    private final StringProperty subnetPort = new SimpleStringProperty("5076");
     private final Indicator status = new Indicator();
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
+    private final List<IntegerProperty> buckets = new ArrayList<>();
+    private final IntegerProperty cursor = new SimpleIntegerProperty(-1);
+    private final IntegerProperty bucketMax = new SimpleIntegerProperty(0);
+    private final LongProperty searching = new SimpleLongProperty();
+    private final LongProperty ringTotal = new SimpleLongProperty();
+    private final BooleanProperty hurryUp = new SimpleBooleanProperty();
+    private final BooleanProperty running = new SimpleBooleanProperty();
+    private final ReadOnlyStringWrapper ringText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper tickText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper serverText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper ownServerText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper actionMessage = new ReadOnlyStringWrapper("");
+    private final StringProperty serverFilter = new SimpleStringProperty("");
+    private final ObservableList<String> searchHistory = FXCollections.observableArrayList();
+    private final ObservableList<String> duplicateClaims = FXCollections.observableArrayList();
+    /** The snapshot time channel rows are updated against (UI thread). */
+    private Instant applyingAt = Instant.EPOCH;
+    private final KeyedRows<String, PvaChannelSnapshot, ChannelRow> channels =
+            new KeyedRows<>(PvaChannelSnapshot::name, c -> new ChannelRow(c.name()), this::updateChannel);
+    private final KeyedRows<ServerKey, PvaDiscoveredServer, ServerRow> servers =
+            new KeyedRows<>(s -> new ServerKey(s.guid(), s.endpoint()), s -> new ServerRow(s.guid(), s.endpoint()),
+                    PvaViewModel::updateServer);
+    private int online;
+    private int stale;
+    private int offline;
 
-    public PvaViewModel() {
-        status.set("Waiting for the first snapshot…", Indicator.Level.INACTIVE);
+    /** A server table entry is one GUID at one endpoint (a restart shows as a new GUID). */
+    private record ServerKey(String guid, String endpoint) {
     }
+    private final FilteredList<ServerRow> visibleServers = new FilteredList<>(servers.rows(), r -> true);
+
+    public PvaViewModel(Commands commands) {
+        this.commands = commands;
+        for (int i = 0; i < RING_BUCKETS; i++) {
+            buckets.add(new SimpleIntegerProperty());
+        }
+        status.set("Waiting for the first snapshot…", Indicator.Level.INACTIVE);
+        serverFilter.addListener((o, a, b) -> refilter());
+    }
+
+    // ------------------------------------------------------------------ properties
 
     public Indicator status() {
         return status;
@@ -28,14 +124,284 @@ public final class PvaViewModel {
         return detail.getReadOnlyProperty();
     }
 
+    /** Channels per ring bucket, 30 of them, updated in place. */
+    public List<IntegerProperty> buckets() {
+        return buckets;
+    }
+
+    /** The bucket the next tick drains, or -1 when not running. */
+    public IntegerProperty cursorProperty() {
+        return cursor;
+    }
+
+    /** The fullest bucket (the bars' scale), at least 1. */
+    public IntegerProperty bucketMaxProperty() {
+        return bucketMax;
+    }
+
+    public LongProperty searchingProperty() {
+        return searching;
+    }
+
+    /** Sum of the bucket bars (what the ring holds now). */
+    public LongProperty ringTotalProperty() {
+        return ringTotal;
+    }
+
+    public BooleanProperty hurryUpProperty() {
+        return hurryUp;
+    }
+
+    public BooleanProperty runningProperty() {
+        return running;
+    }
+
+    public ReadOnlyStringProperty ringTextProperty() {
+        return ringText.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty tickTextProperty() {
+        return tickText.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty serverTextProperty() {
+        return serverText.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty ownServerTextProperty() {
+        return ownServerText.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty actionMessageProperty() {
+        return actionMessage.getReadOnlyProperty();
+    }
+
+    public StringProperty serverFilterProperty() {
+        return serverFilter;
+    }
+
+    /** Names searched from the console, most recent first. */
+    public ObservableList<String> searchHistory() {
+        return searchHistory;
+    }
+
+    public ObservableList<String> duplicateClaims() {
+        return duplicateClaims;
+    }
+
+    public ObservableList<ChannelRow> channels() {
+        return channels.rows();
+    }
+
+    public ObservableList<ServerRow> servers() {
+        return servers.rows();
+    }
+
+    public FilteredList<ServerRow> visibleServers() {
+        return visibleServers;
+    }
+
+    private void refilter() {
+        String f = serverFilter.get() == null ? "" : serverFilter.get().strip().toLowerCase(Locale.ROOT);
+        visibleServers.setPredicate(f.isEmpty() ? r -> true
+                : r -> r.guid().toLowerCase(Locale.ROOT).contains(f) || r.endpoint().toLowerCase(Locale.ROOT).contains(f)
+                        || (r.status() != null && r.status().name().toLowerCase(Locale.ROOT).contains(f)));
+    }
+
+    // ------------------------------------------------------------------ snapshots and events
+
     public void onSnapshot(EngineSnapshot s) {
-        boolean server = s.pvaServer() != null && s.pvaServer().running();
-        if (s.pva() == null && !server) {
-            status.set("Not running: the engine has no PVA client or server running.", Indicator.Level.INACTIVE);
-            detail.set("Nothing to show. No data is invented here: this pane fills in when the engine reports the PVA client.");
-        } else {
-            status.set("Running.", Indicator.Level.NORMAL);
-            detail.set("The engine reports " + (s.pva() != null ? "the PVA client" : "") + (s.pva() != null && server ? " and " : "") + (server ? "the PVA server" : "") + " as running but publishes no further details in this build.");
+        PvaSnapshot p = s.pva();
+        PvaServerSnapshot own = s.pvaServer();
+        ownServerText.set(describeOwn(own));
+        if (p == null || !p.running()) {
+            running.set(false);
+            status.set("Not running: the engine has no PVA client running.", Indicator.Level.INACTIVE);
+            detail.set("No ring, channels or servers to show: nothing here is invented.");
+            cursor.set(-1);
+            buckets.forEach(b -> b.set(0));
+            searching.set(0);
+            ringTotal.set(0);
+            channels.sync(List.of());
+            servers.sync(List.of());
+            return;
         }
+        running.set(true);
+        status.set("Running.", Indicator.Level.NORMAL);
+        detail.set("Search destinations: " + (p.destinations().isEmpty() ? "none" : String.join(", ", p.destinations())));
+        int max = 1;
+        long total = 0;
+        for (int i = 0; i < RING_BUCKETS; i++) {
+            int n = i < p.buckets().size() ? p.buckets().get(i) : 0;
+            buckets.get(i).set(n);
+            max = Math.max(max, n);
+            total += n;
+        }
+        bucketMax.set(max);
+        ringTotal.set(total);
+        cursor.set(p.cursor());
+        searching.set(p.searching());
+        hurryUp.set(p.hurryUp());
+        ringText.set(p.searching() + " searching · " + p.resolved() + " resolved · " + p.channelCount() + " channels"
+                + (p.initialList() > 0 ? " · " + p.initialList() + " waiting for the first search" : "")
+                + (p.hurryUp() ? " · HURRY-UP (" + p.hurryUpTicksLeft() + " fast ticks left)" : ""));
+        PvaTickSnapshot t = p.lastTick();
+        tickText.set(t == null || t.at() == null ? "No tick yet."
+                : "Last tick: bucket " + (t.bucket() < 0 ? "initial list" : t.bucket()) + " · " + t.names() + " names · "
+                        + t.datagrams() + " datagrams · " + t.bytes() + " bytes" + (t.fast() ? " (fast)" : ""));
+        applyingAt = s.takenAt();
+        channels.sync(p.channels());
+        online = 0;
+        stale = 0;
+        offline = 0;
+        servers.sync(p.servers());
+        for (PvaDiscoveredServer d : p.servers()) {
+            count(d.status());
+        }
+        serverText.set(online + " online · " + stale + " stale · " + offline + " offline"
+                + " (table " + p.servers().size() + " / " + p.serverTableLimit() + ")");
+        if (!serverFilter.get().isEmpty()) {
+            refilter(); // a status change can move a row in or out of the filter
+        }
+    }
+
+    private void updateChannel(ChannelRow r, PvaChannelSnapshot c) {
+        Props.set(r.origin, c.watched() ? "watch" : c.operator() ? "operator" : "");
+        Props.set(r.state, c.state());
+        r.attempts.set(c.attempts());
+        r.nextSearchMillis.set(c.nextSearchAt() == null ? -1 : Math.max(0, Duration.between(applyingAt, c.nextSearchAt()).toMillis()));
+        r.bucket.set(c.bucket());
+        Props.set(r.server, c.endpoint() == null ? "" : c.endpoint());
+        Props.set(r.guid, c.guid() == null ? "" : c.guid());
+    }
+
+    private static void updateServer(ServerRow r, PvaDiscoveredServer d) {
+        Props.set(r.protocol, d.protocol());
+        Props.set(r.firstSeen, d.firstSeen());
+        Props.set(r.lastSeen, d.lastSeen());
+        Props.set(r.beaconPeriod, d.observedPeriod());
+        r.restarts.set(d.restarts());
+        Props.set(r.status, d.status());
+    }
+
+    private void count(PvaDiscoveredServer.Status st) {
+        switch (st) {
+            case ONLINE -> online++;
+            case STALE -> stale++;
+            case OFFLINE -> offline++;
+        }
+    }
+
+    public void onEvents(List<EngineEvent> batch) {
+        for (EngineEvent e : batch) {
+            if (e instanceof EngineEvent.DuplicatePvClaim d) {
+                duplicateClaims.add(0, TIME.format(d.at()) + "  " + d.name() + ": resolved to " + d.resolvedEndpoint()
+                        + ", also claimed by " + d.otherEndpoint() + " (GUID " + d.otherGuid() + ")");
+                if (duplicateClaims.size() > 200) {
+                    duplicateClaims.remove(200, duplicateClaims.size());
+                }
+            }
+        }
+    }
+
+    private static String describeOwn(PvaServerSnapshot own) {
+        if (own == null || !own.running()) {
+            return "Own PVA server: not running.";
+        }
+        return "Own PVA server: GUID " + own.guid() + " · UDP " + own.udpPort()
+                + (own.tcpPort() > 0 ? " · name server TCP " + own.tcpPort() + " (" + own.nameServerConnections() + " connected)" : "")
+                + " · searches " + own.searchesReceived() + " · replies " + own.repliesSent()
+                + " · beacons " + own.beaconsSent() + (own.forwarding() ? " · forwarding" : "");
+    }
+
+    static String seconds(Duration d) {
+        return String.format(Locale.ROOT, "%.1f s", Math.max(0, d.toMillis()) / 1000.0);
+    }
+
+    // ------------------------------------------------------------------ actions
+
+    public void setSubnetProposer(SubnetProposer p) {
+        this.proposer = p;
+    }
+
+    /** Address list for the subnet toolbar: space or comma separated, {@code host} or {@code host:port}. */
+    public StringProperty subnetAddressesProperty() {
+        return subnetAddresses;
+    }
+
+    public StringProperty subnetPortProperty() {
+        return subnetPort;
+    }
+
+    /**
+     * Checks the toolbar's fields and proposes the edit: {@code pva.addr_list} and
+     * {@code pva.beacon_addr_list} set to the addresses, {@code pva.broadcast_port} to the port,
+     * auto address lists off (the operator names the subnet explicitly).
+     */
+    public void proposeSubnet() {
+        List<String> addrs = new ArrayList<>();
+        for (String a : subnetAddresses.get().split("[,\\s]+")) {
+            if (!a.isBlank()) {
+                addrs.add(a.strip());
+            }
+        }
+        if (addrs.isEmpty()) {
+            actionMessage.set("Give at least one address (e.g. the subnet's broadcast address 10.0.0.255).");
+            return;
+        }
+        int port;
+        try {
+            port = Integer.parseInt(subnetPort.get().strip());
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (port < 1 || port > 65535) {
+            actionMessage.set("The broadcast port must be 1 to 65535 (EPICS default 5076).");
+            return;
+        }
+        actionMessage.set(proposer.propose(addrs, port));
+    }
+
+    /** Searches a PV name (remembered in the history). */
+    public CompletableFuture<Void> search(String name) {
+        String n = name == null ? "" : name.strip();
+        if (n.isEmpty()) {
+            actionMessage.set("Type a PV name first.");
+            return CompletableFuture.completedFuture(null);
+        }
+        searchHistory.remove(n);
+        searchHistory.add(0, n);
+        if (searchHistory.size() > HISTORY) {
+            searchHistory.remove(HISTORY, searchHistory.size());
+        }
+        actionMessage.set("Searching " + n + "…");
+        return commands.searchPv(n).whenComplete((v, e) -> actionMessage.set(e == null ? "Searching " + n + "."
+                : "Search " + n + " FAILED: " + rootMessage(e)));
+    }
+
+    public CompletableFuture<Void> drop(String name) {
+        return commands.dropPv(name).whenComplete((v, e) -> actionMessage.set(e == null ? "Stopped searching " + name + "."
+                : "Drop FAILED: " + rootMessage(e)));
+    }
+
+    /** seed 002 §3.2 hurry-up: refused inside the 30-s holdoff. */
+    public CompletableFuture<Boolean> searchNow() {
+        return commands.searchNow().whenComplete((ok, e) -> actionMessage.set(e != null ? "Search now FAILED: " + rootMessage(e)
+                : Boolean.TRUE.equals(ok) ? "Hurry-up started: searching every 200 ms for one revolution."
+                : "Search now refused: a hurry-up ran less than 30 s ago (seed 002 §3.2)."));
+    }
+
+    public CompletableFuture<Void> discoveryPing() {
+        return commands.discoveryPing().whenComplete((v, e) -> actionMessage.set(e == null ? "Discovery ping sent."
+                : "Discovery ping FAILED: " + rootMessage(e)));
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && (t instanceof java.util.concurrent.CompletionException
+                || t instanceof java.util.concurrent.ExecutionException)) {
+            t = t.getCause();
+        }
+        return t.getMessage();
     }
 }

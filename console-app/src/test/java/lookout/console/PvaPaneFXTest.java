@@ -1,0 +1,122 @@
+package lookout.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import lookout.console.pva.PvaViewModel;
+import lookout.console.pva.ServerRow;
+import lookout.engine.api.PvaDiscoveredServer;
+import lookout.engine.config.ConfigResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * Issue 7: a server beaconing on loopback appears ONLINE and, once its beacons stop, goes
+ * OFFLINE in virtual time (seed 002 §7: lost after 360 s without word); the ring bars add up to
+ * the searching count. Everything on 127.0.0.1, ports picked free, auto address lists off.
+ */
+@ExtendWith(ApplicationExtension.class)
+class PvaPaneFXTest {
+
+    private static final byte[] GUID = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, (byte) 0x88, (byte) 0x99, 0x0a, 0x0b, 0x0c};
+
+    private TestConsole console;
+    private ConsoleWindow window;
+    private int beaconPort;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        Path dir = Files.createTempDirectory("lookout-fx");
+        console = new TestConsole(dir);
+        String text = TestConsole.with("", "").replace("  server => { enable => false }",
+                "  server => { enable => false }\n  watch => [ \"fx:test:1\", \"fx:test:2\", \"fx:test:3\" ]");
+        ConfigResult initial = console.parse(text, dir);
+        assertThat(initial.problems()).isEmpty();
+        beaconPort = initial.config().pva().broadcastPort();
+        window = new ConsoleWindow(console.engine, console.loader);
+        window.open(initial, initial.config().source().name(), initial.config().source().text());
+        window.show(stage);
+        window.mainView().select(ConsoleWindow.PVA);
+    }
+
+    @AfterEach
+    void stop() {
+        window.close();
+        console.close();
+    }
+
+    private static void waitFor(java.util.concurrent.Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
+    }
+
+    /** A CMD_BEACON (seed 002 §2), big-endian: header, GUID, flags, sequence, change count, address, port, "tcp", null status. */
+    static byte[] beacon(int sequence, int tcpPort) {
+        ByteBuffer b = ByteBuffer.allocate(8 + 39);
+        b.put((byte) 0xCA).put((byte) 2).put((byte) 0xC0).put((byte) 0x00).putInt(39);
+        b.put(GUID).put((byte) 0).put((byte) sequence).putShort((short) 0);
+        b.put(new byte[10]).put((byte) 0xFF).put((byte) 0xFF).put(new byte[] {127, 0, 0, 1});
+        b.putShort((short) tcpPort);
+        b.put((byte) 3).put("tcp".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        b.put((byte) 0xFF);
+        return b.array();
+    }
+
+    @Test
+    void aBeaconingServerIsOnlineThenOfflineAfterItsBeaconsStop(FxRobot robot) throws Exception {
+        @SuppressWarnings("unchecked")
+        TableView<ServerRow> servers = robot.lookup("#serverTable").queryAs(TableView.class);
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            for (int i = 0; i < 3; i++) {
+                byte[] d = beacon(i, 5075);
+                s.send(new DatagramPacket(d, d.length, InetAddress.getLoopbackAddress(), beaconPort));
+            }
+        }
+        waitFor(() -> !servers.getItems().isEmpty());
+        ServerRow row = servers.getItems().get(0);
+        assertThat(row.guid()).isEqualToIgnoringCase("112233445566778899 0a0b0c".replace(" ", ""));
+        assertThat(row.endpoint()).isEqualTo("127.0.0.1:5075");
+        waitFor(() -> row.status() == PvaDiscoveredServer.Status.ONLINE);
+
+        // No more beacons: STALE after a missed 180-s beacon, lost (OFFLINE) after 360 s.
+        console.scheduler.advance(Duration.ofSeconds(200));
+        waitFor(() -> row.status() == PvaDiscoveredServer.Status.STALE);
+        console.scheduler.advance(Duration.ofSeconds(400));
+        waitFor(() -> row.status() == PvaDiscoveredServer.Status.OFFLINE);
+        assertThat(servers.getItems().get(0)).isSameAs(row);
+        assertThat(robot.lookup("#serverCount").queryAs(Label.class).getText()).startsWith("0 online · 0 stale · 1 offline");
+    }
+
+    @Test
+    void ringBarsAddUpToTheSearchingCount(FxRobot robot) throws Exception {
+        PvaViewModel vm = window.pvaViewModel();
+        // The first search is coalesced (10 ms), then the channels sit in the ring: let it run a few ticks.
+        for (int i = 0; i < 5; i++) {
+            console.scheduler.advance(Duration.ofMillis(1100));
+            WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
+        }
+        waitFor(() -> vm.searchingProperty().get() == 3);
+        waitFor(() -> vm.ringTotalProperty().get() == vm.searchingProperty().get());
+        long sum = 0;
+        for (int i = 0; i < PvaViewModel.RING_BUCKETS; i++) {
+            Label count = (Label) robot.lookup("#ringBar" + i).query().getParent().getParent().getChildrenUnmodifiable().get(1);
+            sum += Long.parseLong(count.getText());
+        }
+        assertThat(sum).isEqualTo(3);
+        assertThat(robot.lookup("#ringText").queryAs(Label.class).getText()).startsWith("3 searching");
+    }
+}
