@@ -64,7 +64,10 @@ class PoolsPaneFXTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
     }
 
-    @SuppressWarnings("unchecked")
+    private static <T> T fx(java.util.concurrent.Callable<T> read) throws Exception {
+        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
+    }
+
     private static TreeItem<PoolRow> find(TreeItem<PoolRow> from, PoolRow.Kind kind, String name) {
         for (TreeItem<PoolRow> c : from.getChildren()) {
             if (c.getValue().kind() == kind && c.getValue().name().equals(name)) {
@@ -89,27 +92,26 @@ class PoolsPaneFXTest {
     void forcingAddressesDownChangesTheOddsThenFailover(FxRobot robot) throws Exception {
         @SuppressWarnings("unchecked")
         TreeTableView<PoolRow> tree = robot.lookup("#poolTree").queryAs(TreeTableView.class);
-        waitFor(() -> find(tree.getRoot(), PoolRow.Kind.ITEM, "a") != null);
-        PoolRow a = find(tree.getRoot(), PoolRow.Kind.ITEM, "a").getValue();
-        PoolRow b = find(tree.getRoot(), PoolRow.Kind.ITEM, "b").getValue();
-        PoolRow family = find(tree.getRoot(), PoolRow.Kind.FAMILY, "ipv4").getValue();
-        assertThat(a.odds()).isCloseTo(10 / 16.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(family.failover()).isFalse();
+        waitFor(() -> fx(() -> find(tree.getRoot(), PoolRow.Kind.ITEM, "a") != null));
+        PoolRow a = fx(() -> find(tree.getRoot(), PoolRow.Kind.ITEM, "a").getValue());
+        PoolRow b = fx(() -> find(tree.getRoot(), PoolRow.Kind.ITEM, "b").getValue());
+        PoolRow family = fx(() -> find(tree.getRoot(), PoolRow.Kind.FAMILY, "ipv4").getValue());
+        assertThat(fx(a::odds)).isCloseTo(10 / 16.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(fx(family::failover)).isFalse();
 
         force(robot, tree, "a");
-        waitFor(() -> a.effective().equals("DOWN"));
-        assertThat(a.forced()).startsWith("DOWN");
-        waitFor(() -> Math.abs(b.odds() - 5 / 6.0) < 1e-9); // live 6 >= up_weight 4: no failover
-        assertThat(a.odds()).isZero();
-        assertThat(family.failover()).isFalse();
+        waitFor(() -> fx(() -> a.effective().equals("DOWN") && Math.abs(b.odds() - 5 / 6.0) < 1e-9));
+        assertThat(fx(a::forced)).startsWith("DOWN");
+        assertThat(fx(a::odds)).isZero();
+        assertThat(fx(family::failover)).as("live 6 >= up_weight 4: no failover").isFalse();
 
         // live weight 1 < up_weight 4: failover, every address answered as if UP (seed 001)
         force(robot, tree, "b");
-        waitFor(family::failover);
-        assertThat(family.effective()).isEqualTo("FAILOVER");
+        waitFor(() -> fx(family::failover));
+        assertThat(fx(family::effective)).isEqualTo("FAILOVER");
         waitFor(() -> robot.lookup("#poolsStatus").queryAs(Label.class).getText().contains("FAILOVER"));
         assertThat(robot.lookup("#poolsStatus").query().getStyleClass()).contains("level-advisory");
         waitFor(() -> robot.lookup("#summaryPools").queryAs(Label.class).getText().equals("Pools: 0 OK / 1 in FAILOVER"));
-        assertThat(a.odds()).isCloseTo(10 / 16.0, org.assertj.core.data.Offset.offset(1e-9));
+        waitFor(() -> fx(() -> Math.abs(a.odds() - 10 / 16.0) < 1e-9));
     }
 }

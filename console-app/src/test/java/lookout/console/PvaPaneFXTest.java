@@ -64,6 +64,10 @@ class PvaPaneFXTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
     }
 
+    private static <T> T fx(java.util.concurrent.Callable<T> read) throws Exception {
+        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
+    }
+
     /** A CMD_BEACON (seed 002 §2), big-endian: header, GUID, flags, sequence, change count, address, port, "tcp", null status. */
     static byte[] beacon(int sequence, int tcpPort) {
         ByteBuffer b = ByteBuffer.allocate(8 + 39);
@@ -86,18 +90,18 @@ class PvaPaneFXTest {
                 s.send(new DatagramPacket(d, d.length, InetAddress.getLoopbackAddress(), beaconPort));
             }
         }
-        waitFor(() -> !servers.getItems().isEmpty());
-        ServerRow row = servers.getItems().get(0);
+        waitFor(() -> fx(() -> !servers.getItems().isEmpty()));
+        ServerRow row = fx(() -> servers.getItems().get(0));
         assertThat(row.guid()).isEqualToIgnoringCase("112233445566778899 0a0b0c".replace(" ", ""));
         assertThat(row.endpoint()).isEqualTo("127.0.0.1:5075");
-        waitFor(() -> row.status() == PvaDiscoveredServer.Status.ONLINE);
+        waitFor(() -> fx(() -> row.status() == PvaDiscoveredServer.Status.ONLINE));
 
         // No more beacons: STALE after a missed 180-s beacon, lost (OFFLINE) after 360 s.
         console.scheduler.advance(Duration.ofSeconds(200));
-        waitFor(() -> row.status() == PvaDiscoveredServer.Status.STALE);
+        waitFor(() -> fx(() -> row.status() == PvaDiscoveredServer.Status.STALE));
         console.scheduler.advance(Duration.ofSeconds(400));
-        waitFor(() -> row.status() == PvaDiscoveredServer.Status.OFFLINE);
-        assertThat(servers.getItems().get(0)).isSameAs(row);
+        waitFor(() -> fx(() -> row.status() == PvaDiscoveredServer.Status.OFFLINE));
+        assertThat(fx(() -> servers.getItems().get(0))).isSameAs(row);
         assertThat(robot.lookup("#serverCount").queryAs(Label.class).getText()).startsWith("0 online · 0 stale · 1 offline");
     }
 
@@ -109,13 +113,15 @@ class PvaPaneFXTest {
             console.scheduler.advance(Duration.ofMillis(1100));
             WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
         }
-        waitFor(() -> vm.searchingProperty().get() == 3);
-        waitFor(() -> vm.ringTotalProperty().get() == vm.searchingProperty().get());
-        long sum = 0;
-        for (int i = 0; i < PvaViewModel.RING_BUCKETS; i++) {
-            Label count = (Label) robot.lookup("#ringBar" + i).query().getParent().getParent().getChildrenUnmodifiable().get(1);
-            sum += Long.parseLong(count.getText());
-        }
+        waitFor(() -> fx(() -> vm.searchingProperty().get() == 3 && vm.ringTotalProperty().get() == 3));
+        long sum = fx(() -> {
+            long n = 0;
+            for (int i = 0; i < PvaViewModel.RING_BUCKETS; i++) {
+                Label count = (Label) robot.lookup("#ringBar" + i).query().getParent().getParent().getChildrenUnmodifiable().get(1);
+                n += Long.parseLong(count.getText());
+            }
+            return n;
+        });
         assertThat(sum).isEqualTo(3);
         assertThat(robot.lookup("#ringText").queryAs(Label.class).getText()).startsWith("3 searching");
     }

@@ -77,14 +77,18 @@ class ResolverPaneFXTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
     }
 
+    private static <T> T fx(java.util.concurrent.Callable<T> read) throws Exception {
+        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
+    }
+
     @Test
     void aTimingOutUpstreamIsDemotedWithACountdownThatReachesZeroAndClears(FxRobot robot) throws Exception {
         @SuppressWarnings("unchecked")
         TableView<UpstreamRow> table = robot.lookup("#upstreamTable").queryAs(TableView.class);
         waitFor(() -> !table.getItems().isEmpty());
-        UpstreamRow row = table.getItems().get(0);
+        UpstreamRow row = fx(() -> table.getItems().get(0));
         assertThat(row.address()).isEqualTo(upstream);
-        assertThat(row.stateText()).isEqualTo("OK");
+        assertThat(fx(row::stateText)).isEqualTo("OK");
 
         robot.clickOn("#resolveName").write("host.corp.test");
         robot.clickOn("#resolveButton");
@@ -96,20 +100,20 @@ class ResolverPaneFXTest {
             console.scheduler.advance(Duration.ofSeconds(2));
             WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS); // a retry is real I/O on loopback, and the UI polls
         }
-        waitFor(row::demoted);
-        assertThat(row.stateText()).startsWith("DEMOTED ");
-        double first = row.markLeft();
+        // Row properties are written on the FX thread: read them there (fx), wait on whole conditions.
+        waitFor(() -> fx(() -> row.demoted() && row.markLeft() > 0));
+        assertThat(fx(row::stateText)).startsWith("DEMOTED ");
+        double first = fx(row::markLeft);
         assertThat(first).isBetween(20.0, 30.0);
         TextArea trace = robot.lookup("#traceArea").queryAs(TextArea.class);
         waitFor(() -> trace.getText().contains(upstream));
 
         console.scheduler.advance(Duration.ofSeconds(10));
-        waitFor(() -> row.markLeft() < first - 9);
-        assertThat(row.demoted()).isTrue();
+        waitFor(() -> fx(() -> row.markLeft() < first - 9));
+        assertThat(fx(row::demoted)).isTrue();
 
         console.scheduler.advance(Duration.ofSeconds(31));
-        waitFor(() -> !row.demoted());
-        assertThat(row.stateText()).isEqualTo("OK");
-        assertThat(row.markLeft()).isZero();
+        waitFor(() -> fx(() -> !row.demoted() && row.markLeft() == 0));
+        assertThat(fx(row::stateText)).isEqualTo("OK");
     }
 }
