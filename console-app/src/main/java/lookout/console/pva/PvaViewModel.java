@@ -112,7 +112,12 @@ public final class PvaViewModel {
         }
         status.set("Waiting for the first snapshot…", Indicator.Level.INACTIVE);
         serverFilter.addListener((o, a, b) -> refilter());
+        subnetPort.addListener((o, a, b) -> portEdited |= !updatingPort);
     }
+
+    /** The operator typed a port: snapshots stop prefilling it. */
+    private boolean portEdited;
+    private boolean updatingPort;
 
     // ------------------------------------------------------------------ properties
 
@@ -227,6 +232,11 @@ public final class PvaViewModel {
             return;
         }
         running.set(true);
+        if (!portEdited && p.beaconPort() > 0) {
+            updatingPort = true;
+            subnetPort.set(Integer.toString(p.beaconPort())); // start from what runs (pva.broadcast_port)
+            updatingPort = false;
+        }
         status.set("Running.", Indicator.Level.NORMAL);
         detail.set("Search destinations: " + (p.destinations().isEmpty() ? "none" : String.join(", ", p.destinations())));
         int max = 1;
