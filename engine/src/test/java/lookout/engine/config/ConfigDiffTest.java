@@ -75,10 +75,10 @@ class ConfigDiffTest {
 
     @Test
     void aZoneFileEditedOnDiskIsAChangeOfItsSection(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("a.zone"), "@ NS ns1.\n");
+        Files.writeString(dir.resolve("a.zone"), "$TTL 60\n@ SOA ns1.a.example. admin.a.example. 1 3600 600 86400 60\n@ NS ns1.a.example.\nns1 A 192.0.2.1\n");
         String text = "zones => { a.example => a.zone }\n";
         Config before = config(text, dir);
-        Files.writeString(dir.resolve("a.zone"), "@ NS ns2.\n");
+        Files.writeString(dir.resolve("a.zone"), "$TTL 60\n@ SOA ns1.a.example. admin.a.example. 2 3600 600 86400 60\n@ NS ns2.a.example.\nns2 A 192.0.2.2\n");
         Config after = config(text, dir);
         assertThat(ConfigLoader.diff(before, after).changes()).singleElement()
                 .satisfies(c -> {

@@ -112,21 +112,21 @@ class ConfigLoaderTest {
 
     @Test
     void inlineZoneKeepsItsLineInTheConfigFile() {
-        ConfigResult r = loader.parse("# zones\nzones => {\n  Demo.Test => { text => \"$TTL 60\n@ NS ns1\n\" }\n}\n",
+        ConfigResult r = loader.parse("# zones\nzones => {\n  Demo.Test => { text => \"$TTL 60\n@ SOA ns1 admin 1 3600 600 86400 60\n@ NS ns1\n\" }\n}\n",
                 "z.conf", null);
         assertThat(r.problems()).isEmpty();
         ZoneConfig z = r.config().zones().get("demo.test.");
-        assertThat(z).isEqualTo(new ZoneConfig("demo.test.", "z.conf", "$TTL 60\n@ NS ns1\n", 3));
+        assertThat(z).isEqualTo(new ZoneConfig("demo.test.", "z.conf", "$TTL 60\n@ SOA ns1 admin 1 3600 600 86400 60\n@ NS ns1\n", 3));
     }
 
     @Test
     void zoneFileByHashFormRelativeToTheConfigFile(@TempDir Path dir) throws Exception {
         Files.createDirectories(dir.resolve("zones"));
-        Files.writeString(dir.resolve("zones/a.zone"), "@ NS ns1.\n");
+        Files.writeString(dir.resolve("zones/a.zone"), "$TTL 60\n@ SOA ns1.a.example. admin.a.example. 1 3600 600 86400 60\n@ NS ns1.a.example.\nns1 A 192.0.2.1\n");
         Files.writeString(dir.resolve("main.conf"), "zones => { a.example => { file => zones/a.zone } }\n");
         ConfigResult r = loader.load(dir.resolve("main.conf"));
         assertThat(r.problems()).isEmpty();
-        assertThat(r.config().zones().get("a.example.").text()).isEqualTo("@ NS ns1.\n");
+        assertThat(r.config().zones().get("a.example.").text()).isEqualTo("$TTL 60\n@ SOA ns1.a.example. admin.a.example. 1 3600 600 86400 60\n@ NS ns1.a.example.\nns1 A 192.0.2.1\n");
     }
 
     @Test
@@ -142,6 +142,15 @@ class ConfigLoaderTest {
         Files.write(f, new byte[] {'a', ' ', '=', '>', ' ', (byte) 0xE9, '\n'});
         assertThat(loader.load(f).problems()).singleElement()
                 .satisfies(p -> assertThat(p.message()).contains("not valid UTF-8"));
+    }
+
+    @Test
+    void aByteOrderMarkIsNotPartOfTheFirstKey(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("bom.conf");
+        Files.write(f, "\uFEFFresolver => { cache_size => 7 }\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        ConfigResult r = loader.load(f);
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.config().resolver().cacheSize()).isEqualTo(7);
     }
 
     @Test

@@ -111,8 +111,8 @@ class CorePvaInteropTest {
             try (PVAClient client = client("", "127.0.0.1:" + h.tcpPort(), freeUdpPort())) {
                 assertThat(readThrough(client)).isEqualTo(42.5);
             }
-            assertThat(h.snapshot().namesClaimed()).isPositive();
-            assertThat(h.snapshot().nameServerAccepted()).isPositive();
+            assertThat(h.serverSnapshot().namesClaimed()).isPositive();
+            assertThat(h.serverSnapshot().nameServerAccepted()).isPositive();
         }
     }
 
@@ -123,7 +123,7 @@ class CorePvaInteropTest {
             try (PVAClient client = client("127.0.0.1:" + h.udpPort(), "", freeUdpPort())) {
                 assertThat(readThrough(client)).isEqualTo(42.5);
             }
-            assertThat(h.snapshot().repliesSent()).isPositive();
+            assertThat(h.serverSnapshot().repliesSent()).isPositive();
         }
     }
 
@@ -152,14 +152,14 @@ class CorePvaInteropTest {
         try (PVAClient client = client("", "", clientPort);
              ServerHarness h = new ServerHarness(new FakeResolved(), false)
                      .start(ServerHarness.pva(0, 0, List.of(new PvaAddress("127.0.0.1", clientPort)), List.of(), true))) {
-            String guid = h.snapshot().guid();
+            String guid = h.serverSnapshot().guid();
             Awaitility.await().atMost(Duration.ofSeconds(10))
                     .until(() -> seen.stream().anyMatch(m -> m.toLowerCase().contains(guid)));
             // Later beacons come on the 15-s schedule, driven in virtual time.
             int count = seen.size();
             h.scheduler.advance(Duration.ofSeconds(15));
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() > count);
-            assertThat(h.snapshot().beaconsSent()).isEqualTo(2);
+            assertThat(h.serverSnapshot().beaconsSent()).isEqualTo(2);
         } finally {
             log.removeHandler(handler);
             log.setLevel(before);

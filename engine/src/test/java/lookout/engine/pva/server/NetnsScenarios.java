@@ -64,7 +64,7 @@ public final class NetnsScenarios {
     /** The second server process: runs until its stdin closes. */
     private static void serve() throws Exception {
         try (ServerHarness h = server()) {
-            System.out.println("READY " + h.snapshot().guid() + " forwarding=" + h.snapshot().forwarding());
+            System.out.println("READY " + h.serverSnapshot().guid() + " forwarding=" + h.serverSnapshot().forwarding());
             System.out.flush();
             while (System.in.read() >= 0) {
                 // wait for EOF
@@ -113,8 +113,8 @@ public final class NetnsScenarios {
                 }
             }
             check("child server started", childGuid != null, "no READY line");
-            String localGuid = local.snapshot().guid();
-            check("forwarding active", local.snapshot().forwarding(), "group not joined");
+            String localGuid = local.serverSnapshot().guid();
+            check("forwarding active", local.serverSnapshot().forwarding(), "group not joined");
 
             // A core-pva/PVXS-style unicast search: Unicast flag, reply address zero.
             byte[] search = RawPva.bytes(RawPva.search(5, Pva.SEARCH_UNICAST, null, client.getLocalPort(), PV));
@@ -185,7 +185,7 @@ public final class NetnsScenarios {
         try (ServerHarness h = server();
              DatagramSocket client = new DatagramSocket(new InetSocketAddress(lo, 0));
              DatagramSocket sender = new DatagramSocket(new InetSocketAddress(lo, 0))) {
-            check("forwarding active", h.snapshot().forwarding(), "group not joined");
+            check("forwarding active", h.serverSnapshot().forwarding(), "group not joined");
             int cp = client.getLocalPort();
             byte[] tag = RawPva.bytes(new OriginTag(lo));
             byte[] fwdSearch = RawPva.bytes(RawPva.search(1, Pva.SEARCH_MUST_REPLY, lo, cp, PV));
@@ -205,7 +205,7 @@ public final class NetnsScenarios {
             byte[] again = RawPva.bytes(RawPva.search(1, Pva.SEARCH_MUST_REPLY | Pva.SEARCH_UNICAST, lo, cp, PV));
             expectDrop(h, client, "rule 3 never re-forwarded", ForwardingRules.Drop.REFORWARD,
                     () -> send(sender, concat(tag, again), group));
-            long forwardedBefore = h.snapshot().forwarded();
+            long forwardedBefore = h.serverSnapshot().forwarded();
             // rule 4: a multicast source address (forged with a raw socket)
             byte[] plain = RawPva.bytes(RawPva.search(1, Pva.SEARCH_MUST_REPLY, lo, cp, PV));
             expectDrop(h, client, "rule 4 multicast source ignored", ForwardingRules.Drop.MULTICAST_SOURCE,
@@ -214,18 +214,18 @@ public final class NetnsScenarios {
             byte[] zero = RawPva.bytes(RawPva.search(1, Pva.SEARCH_MUST_REPLY, null, cp, PV));
             expectDrop(h, client, "all-zero reply address dropped", ForwardingRules.Drop.ZERO_REPLY_ADDRESS,
                     () -> send(sender, concat(tag, zero), group));
-            check("dropped datagrams were not forwarded", h.snapshot().forwarded() == forwardedBefore,
+            check("dropped datagrams were not forwarded", h.serverSnapshot().forwarded() == forwardedBefore,
                     "forwarded moved");
 
             // and a genuine unicast search is forwarded once and answered once, from the address searched
             byte[] uni = RawPva.bytes(RawPva.search(2, Pva.SEARCH_UNICAST, null, cp, PV));
             send(sender, uni, unicast);
             List<Received> r = receive(client, 1500);
-            check("unicast search forwarded and answered once", r.size() == 1 && h.snapshot().forwarded() == forwardedBefore + 1,
-                    "replies " + r.size() + ", forwarded " + h.snapshot().forwarded());
+            check("unicast search forwarded and answered once", r.size() == 1 && h.serverSnapshot().forwarded() == forwardedBefore + 1,
+                    "replies " + r.size() + ", forwarded " + h.serverSnapshot().forwarded());
             check("forwarded reply from 127.0.0.1:" + PORT, !r.isEmpty() && r.get(0).from().equals(unicast),
                     r.isEmpty() ? "none" : String.valueOf(r.get(0).from()));
-            PvaServerSnapshot s = h.snapshot();
+            PvaServerSnapshot s = h.serverSnapshot();
             System.out.println("DROPS " + s.drops());
         }
     }
@@ -240,16 +240,16 @@ public final class NetnsScenarios {
 
     private static void expectDrop(ServerHarness h, DatagramSocket client, String name, ForwardingRules.Drop rule,
                                    Action action) throws Exception {
-        long before = h.snapshot().drops().get(rule.label);
+        long before = h.serverSnapshot().drops().get(rule.label);
         action.run();
         List<Received> r = receive(client, 700);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        long after = h.snapshot().drops().get(rule.label);
+        long after = h.serverSnapshot().drops().get(rule.label);
         while (after == before && System.nanoTime() < deadline) {
             Thread.sleep(20);
-            after = h.snapshot().drops().get(rule.label);
+            after = h.serverSnapshot().drops().get(rule.label);
         }
-        Map<String, Long> drops = h.snapshot().drops();
+        Map<String, Long> drops = h.serverSnapshot().drops();
         check(name, r.isEmpty() && after == before + 1, "replies " + r.size() + ", " + rule.label + " " + before
                 + " -> " + after + " " + drops);
     }

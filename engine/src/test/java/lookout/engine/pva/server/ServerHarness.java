@@ -63,16 +63,16 @@ final class ServerHarness implements ServiceContext, AutoCloseable {
         return this;
     }
 
-    PvaServerSnapshot snapshot() {
+    PvaServerSnapshot serverSnapshot() {
         return scheduler.call(service::snapshot);
     }
 
     int udpPort() {
-        return snapshot().udpPort();
+        return serverSnapshot().udpPort();
     }
 
     int tcpPort() {
-        return snapshot().tcpPort();
+        return serverSnapshot().tcpPort();
     }
 
     InetSocketAddress udp() {

@@ -45,9 +45,9 @@ class UdpResponderTest {
             assertThat(r.found()).isFalse();
             assertThat(r.cids()).isEmpty();
             assertThat(r.sequenceId()).isEqualTo(Pva.SEARCH_SEQUENCE_FIND);
-            assertThat(r.guid().toString()).isEqualTo(h.snapshot().guid());
+            assertThat(r.guid().toString()).isEqualTo(h.serverSnapshot().guid());
         }
-        assertThat(h.snapshot().discoveryReplies()).isEqualTo(1);
+        assertThat(h.serverSnapshot().discoveryReplies()).isEqualTo(1);
     }
 
     @Test
@@ -64,7 +64,7 @@ class UdpResponderTest {
             assertThat(r.sequenceId()).isEqualTo(8);
         }
         assertThat(resolved.wanted).contains("nobody:has:this");
-        assertThat(h.snapshot().namesClaimed()).isZero();
+        assertThat(h.serverSnapshot().namesClaimed()).isZero();
     }
 
     @Test
@@ -83,7 +83,7 @@ class UdpResponderTest {
             assertThat(r.guid().toString()).isEqualTo(REAL_GUID);
             assertThat(r.sequenceId()).isEqualTo(9);
         }
-        PvaServerSnapshot s = h.snapshot();
+        PvaServerSnapshot s = h.serverSnapshot();
         assertThat(s.namesClaimed()).isEqualTo(1);
         assertThat(s.repliesSent()).isEqualTo(1);
         assertThat(s.topNames()).extracting(PvaServerSnapshot.SearchedName::name).contains("demo:pv", "other");
@@ -109,7 +109,7 @@ class UdpResponderTest {
             c.send(RawPva.bytes(SearchRequest.discoveryPing(c.port())), h.udp());
             assertThat(c.reply(500)).isNull();
             Awaitility.await().atMost(Duration.ofSeconds(5))
-                    .until(() -> h.snapshot().drops().get("ignored") == 1L);
+                    .until(() -> h.serverSnapshot().drops().get("ignored") == 1L);
         }
     }
 
@@ -133,11 +133,11 @@ class UdpResponderTest {
             // still alive and answering
             c.send(RawPva.bytes(SearchRequest.discoveryPing(c.port())), h.udp());
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
-                PvaServerSnapshot s = h.snapshot();
+                PvaServerSnapshot s = h.serverSnapshot();
                 return s.searchesReceived() + s.drops().get("malformed") >= sent / 2;
             });
         }
-        PvaServerSnapshot s = h.snapshot();
+        PvaServerSnapshot s = h.serverSnapshot();
         assertThat(s.drops().get("malformed")).isPositive();
         assertThat(s.running()).isTrue();
     }
