@@ -143,13 +143,37 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         recompute();
     }
 
+    /**
+     * admin_state keys {@code weighted!GLOB} force whole resources (SPEC: "force an address or a
+     * resource"); every other key is a gdnsd monitor glob. A forced resource counts every item
+     * UP (monitors ignored) or DOWN (then failover: answered as if all were UP, failure signalled),
+     * with the forced TTL.
+     */
+    static final String RESOURCE_PREFIX = "weighted!";
+
     private void applyForced(AdminState state) {
-        Map<String, AdminState.Entry> resolved = state.resolve(health.names());
-        for (String glob : state.unmatched(health.names())) {
+        List<AdminState.Entry> monitorEntries = new ArrayList<>();
+        List<AdminState.Entry> resourceEntries = new ArrayList<>();
+        for (AdminState.Entry e : state.entries()) {
+            (e.glob().startsWith(RESOURCE_PREFIX) ? resourceEntries : monitorEntries).add(e);
+        }
+        AdminState monitorsState = new AdminState(monitorEntries);
+        AdminState resourcesState = new AdminState(resourceEntries);
+        java.util.Set<String> resourceNames = new java.util.LinkedHashSet<>();
+        for (String r : resources.keySet()) {
+            resourceNames.add(RESOURCE_PREFIX + r);
+        }
+        List<String> unmatched = new ArrayList<>(monitorsState.unmatched(health.names()));
+        unmatched.addAll(resourcesState.unmatched(resourceNames));
+        for (String glob : unmatched) {
             ctx.publish(new EngineEvent.Notice(ctx.scheduler().now(), lookout.engine.api.Subsystem.POOLS,
                     lookout.engine.api.Severity.WARNING, "admin_state: glob '" + glob + "' did not match anything!"));
         }
-        health.applyForced(resolved);
+        Map<String, AdminState.Entry> byResource = resourcesState.resolve(resourceNames);
+        for (ResourceRuntime r : resources.values()) {
+            r.forced = byResource.get(RESOURCE_PREFIX + r.name);
+        }
+        health.applyForced(monitorsState.resolve(health.names()));
         recompute();
     }
 
@@ -166,6 +190,9 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                         ttl = Math.min(ttl, s.ttl());
                     }
                 }
+                if (r.forced != null) {
+                    java.util.Arrays.fill(down, r.forced.down());
+                }
                 f.down = down;
                 f.live = f.plan.live(down);
                 if (f.live.failover() != f.announcedFailover) {
@@ -173,7 +200,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                     ctx.publish(new EngineEvent.PoolFailover(ctx.scheduler().now(), r.name, f.family, f.live.failover()));
                 }
             }
-            r.monitorTtl = ttl;
+            r.monitorTtl = r.forced != null ? r.forced.effectiveTtl() : ttl;
         }
     }
 
@@ -258,9 +285,13 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                         down[i] |= d;
                     }
                 }
-                fams.add(familySnapshot(f, f.plan.live(down), down));
+                if (r.forced != null) {
+                    java.util.Arrays.fill(down, r.forced.down());
+                }
+                fams.add(familySnapshot(f, f.plan.live(down), down, r.forced != null));
             }
-            out.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers));
+            out.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers,
+                    r.forced == null ? null : r.forced.value()));
         }
         return out;
     }
@@ -270,9 +301,10 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         for (ResourceRuntime r : resources.values()) {
             List<PoolsSnapshot.PoolFamily> fams = new ArrayList<>();
             for (FamilyRuntime f : r.families) {
-                fams.add(familySnapshot(f, f.live, f.down));
+                fams.add(familySnapshot(f, f.live, f.down, r.forced != null));
             }
-            res.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers));
+            res.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers,
+                    r.forced == null ? null : r.forced.value()));
         }
         List<PoolsSnapshot.PoolMonitor> mons = new ArrayList<>();
         for (HealthMonitors.View v : health.views()) {
@@ -284,13 +316,14 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         List<PoolsSnapshot.PoolForced> fs = new ArrayList<>();
         for (AdminState.Entry e : forced.current().entries()) {
             Pattern p = AdminState.resolvePattern(e.glob());
-            fs.add(new PoolsSnapshot.PoolForced(e.glob(), e.value(),
-                    health.names().stream().filter(n -> p.matcher(n).matches()).sorted().toList()));
+            java.util.stream.Stream<String> names = e.glob().startsWith(RESOURCE_PREFIX)
+                    ? resources.keySet().stream().map(n -> RESOURCE_PREFIX + n) : health.names().stream();
+            fs.add(new PoolsSnapshot.PoolForced(e.glob(), e.value(), names.filter(n -> p.matcher(n).matches()).sorted().toList()));
         }
         return new PoolsSnapshot(true, res, mons, fs, forced.file().toString(), forced.lastError(), health.inFlight());
     }
 
-    private PoolsSnapshot.PoolFamily familySnapshot(FamilyRuntime f, LiveFamily live, boolean[] down) {
+    private PoolsSnapshot.PoolFamily familySnapshot(FamilyRuntime f, LiveFamily live, boolean[] down, boolean resourceForced) {
         Map<MonitorKey, HealthMonitors.View> views = new java.util.HashMap<>();
         for (HealthMonitors.View v : health.views()) {
             views.put(v.key(), v);
@@ -303,7 +336,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
             long live0 = 0;
             for (int i = p.groupStart[g]; i < p.groupStart[g + 1]; i++) {
                 boolean monDown = false;
-                boolean anyForced = false;
+                boolean anyForced = resourceForced;
                 long ttl = ServiceTypeConfig.TTL_MAX;
                 for (MonitorKey k : f.monitors.get(i)) {
                     HealthMonitors.View v = views.get(k);
@@ -394,6 +427,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         final List<FamilyRuntime> families = new ArrayList<>();
         long monitorTtl = ServiceTypeConfig.TTL_MAX;
         long answers;
+        AdminState.Entry forced; // a weighted!GLOB entry of admin_state, or null
 
         ResourceRuntime(WeightedResource r) {
             this.name = r.name();
