@@ -111,6 +111,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
             ResourceRuntime old = resources.get(r.name());
             if (old != null) {
                 rt.answers = old.answers;
+                rt.forced = old.forced; // until applyForced re-resolves the globs on the new names
             }
             for (FamilyRuntime f : rt.families) {
                 for (List<MonitorKey> keys : f.monitors) {
@@ -140,7 +141,9 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         }
         resources = next;
         health.reconcile(wanted);
-        recompute();
+        // live views now, announcements after the forced states are re-applied (applyForced),
+        // so that a reload never announces a failover that is not real
+        recompute(false);
     }
 
     /**
@@ -174,11 +177,15 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
             r.forced = byResource.get(RESOURCE_PREFIX + r.name);
         }
         health.applyForced(monitorsState.resolve(health.names()));
-        recompute();
+        recompute(true);
     }
 
-    /** Recomputes every live family from the monitors' effective states; announces failovers. */
+    /** Recomputes every live family from the monitors' effective states and announces failovers. */
     private void recompute() {
+        recompute(true);
+    }
+
+    private void recompute(boolean announce) {
         for (ResourceRuntime r : resources.values()) {
             long ttl = ServiceTypeConfig.TTL_MAX;
             for (FamilyRuntime f : r.families) {
@@ -195,7 +202,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                 }
                 f.down = down;
                 f.live = f.plan.live(down);
-                if (f.live.failover() != f.announcedFailover) {
+                if (announce && f.live.failover() != f.announcedFailover) {
                     f.announcedFailover = f.live.failover();
                     ctx.publish(new EngineEvent.PoolFailover(ctx.scheduler().now(), r.name, f.family, f.live.failover()));
                 }

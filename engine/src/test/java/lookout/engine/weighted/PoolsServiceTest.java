@@ -229,6 +229,30 @@ class PoolsServiceTest {
     }
 
     @Test
+    void aReloadDoesNotAnnounceAFailoverThatIsNotReal() throws Exception {
+        Files.writeString(state.resolve(ForcedStates.FILE_NAME), "\"192.0.2.*/*\" => DOWN\nweighted!s => DOWN\n");
+        String text = """
+                plugins => { weighted => {
+                  r => { a => [ 192.0.2.1, 10 ], b => [ 192.0.2.2, 30 ] }
+                  s => { c => [ 198.51.100.3, 10 ] }
+                } }
+                """;
+        try (TestContext ctx = new TestContext(state, 13)) {
+            Config c1 = TestContext.config(text);
+            PoolsService svc = started(ctx, c1);
+            assertThat(ctx.events).filteredOn(e -> e instanceof EngineEvent.PoolFailover).hasSize(2);
+            ctx.call(() -> {
+                svc.apply(c1, TestContext.config(text + "\n# edited\n"));
+                return null;
+            });
+            assertThat(ctx.events).filteredOn(e -> e instanceof EngineEvent.PoolFailover).hasSize(2);
+            assertThat(family(ctx, svc, "r", "ipv4").failover()).isTrue();
+            assertThat(family(ctx, svc, "s", "ipv4").failover()).isTrue();
+            stop(ctx, svc);
+        }
+    }
+
+    @Test
     void whatIfDoesNotApply() {
         try (TestContext ctx = new TestContext(state, 9)) {
             PoolsService svc = started(ctx, TestContext.config(Synopsis.SERVICE_TYPES.replace("http_status", "static")
