@@ -314,6 +314,9 @@ class PoolsServiceTest {
             assertThat(front.mode()).isEqualTo("ungrouped-multi");
             assertThat(front.groups()).extracting(g -> g.items().get(0).probability()).containsExactly(1.0, 0.25, 0.5);
             assertThat(front.answerSets()).hasSize(4);
+            // the snapshot is what GET /status serves: it must write as JSON
+            String json = lookout.engine.status.JsonWriter.write(s);
+            assertThat(json).contains("\"name\":\"frontwww6\"", "\"mode\":\"ungrouped-multi\"", "\"upWeight\":");
             assertThat(front.answerSetsListed()).isTrue();
             // the cn resource's static check has TTL 120: its answers carry min(120, 300)
             assertThat(ctx.call(() -> svc.answer("cn", 5, 300, 150)).ttl()).isEqualTo(150); // floored by the record min
