@@ -4,7 +4,16 @@ module lookout.console {
     requires javafx.controls;
     requires javafx.fxml;
     requires org.controlsfx.controls;
+    requires java.management;
     requires java.logging; // the launcher's headless mode logs to stdout through java.util.logging
 
     exports lookout.console;
+
+    // STYLE (JabRef MVVM): one package per pane, each opened to FXML for its controller only.
+    opens lookout.console.main to javafx.fxml;
+    opens lookout.console.configpane to javafx.fxml;
+    opens lookout.console.events to javafx.fxml;
+    opens lookout.console.resolver to javafx.fxml;
+    opens lookout.console.pools to javafx.fxml;
+    opens lookout.console.pva to javafx.fxml;
 }

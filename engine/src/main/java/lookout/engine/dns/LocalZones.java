@@ -82,7 +82,13 @@ final class LocalZones {
             if (dyn == null) {
                 return new Answer(qname, qtype, qclass, RrType.SERVFAIL, false, List.of(), List.of(), List.of());
             }
-            DynamicRecords.Answer a = dyn.answer(d.resource(), qtype, d.ttl(), d.minTtl());
+            DynamicRecords.Answer a;
+            try {
+                a = dyn.answer(d.resource(), qtype, d.ttl(), d.minTtl());
+            } catch (RuntimeException e) {
+                // the pools could not answer (resource gone mid-reload): SERVFAIL, not a crash
+                return new Answer(qname, qtype, qclass, RrType.SERVFAIL, false, List.of(), List.of(), List.of());
+            }
             if (a.cname() != null) {
                 String target = Names.normalize(a.cname());
                 Rr c = new Rr(qname, RrType.CNAME, RrType.IN, a.ttl(), Names.toWire(target));

@@ -85,7 +85,7 @@ final class Resolver {
     long demotions;
     final Map<String, Long> upstreamFailed = new LinkedHashMap<>();
     final Map<InetSocketAddress, UpstreamStats> upstreams = new LinkedHashMap<>();
-    final ArrayDeque<ResolveTrace> recent = new ArrayDeque<>();
+    final ArrayDeque<PendingTrace> recent = new ArrayDeque<>();
 
     Resolver(Scheduler scheduler, RandomGenerator random, Consumer<EngineEvent> publish, UpstreamSockets sockets,
              Supplier<DynamicRecords> dynamic, ResolverConfig config, Map<String, ZoneConfig> zoneConfigs) {
@@ -119,13 +119,12 @@ final class Resolver {
         final String[] candidates;
         final Routing.Route[] routes;
         final long startNanos = scheduler.nanoTime();
-        final Instant startedAt = scheduler.now();
         int candidate;
         int spent;
         int candidateAttempts;
         final Set<InetSocketAddress> asked = new HashSet<>(4);
         Transaction txn;
-        List<ResolveTrace.Attempt> attempts;
+        List<AttemptRecord> attempts;
         boolean done;
 
         Question(ClientQuery q, Reply reply, Object client, Consumer<ResolveTrace> onTrace, String[] candidates) {
@@ -151,7 +150,8 @@ final class Resolver {
             Answer a = Synthetic.answer(name, q.qtype, q.qclass);
             reply.send(Responses.stamp(a.encoded, q, 0, -1, null));
             if (onTrace != null) {
-                onTrace.accept(trace(new Question(q, reply, client, null, new String[]{name}), a, "synthetic", "answered"));
+                onTrace.accept(build(new PendingTrace(new Question(q, reply, client, null, new String[]{name}), a, "synthetic",
+                        "answered", scheduler.nanoTime())));
             }
             return;
         }
@@ -420,10 +420,10 @@ final class Resolver {
         }
         qn.reply.send(Responses.stamp(out.encoded, qn.q, elapsed, -1, null));
         if (qn.onTrace != null || qn.attempts != null || source.equals("zone")) {
-            ResolveTrace t = trace(qn, out, source, "answered");
+            PendingTrace t = new PendingTrace(qn, out, source, "answered", scheduler.nanoTime());
             keep(t);
             if (qn.onTrace != null) {
-                qn.onTrace.accept(t);
+                qn.onTrace.accept(build(t));
             }
         }
     }
@@ -436,10 +436,11 @@ final class Resolver {
         }
         // SPEC: unavailable and refused answer SERVFAIL, with an extended error when the client sent EDNS
         qn.reply.send(Responses.error(qn.q, RrType.SERVFAIL, capacity ? EDE_OTHER : EDE_NO_REACHABLE_AUTHORITY, why));
-        ResolveTrace t = trace(qn, null, "none", capacity ? "refused: " + why : "unavailable: " + why);
+        PendingTrace t = new PendingTrace(qn, null, "none", capacity ? "refused: " + why : "unavailable: " + why,
+                scheduler.nanoTime());
         keep(t);
         if (qn.onTrace != null) {
-            qn.onTrace.accept(t);
+            qn.onTrace.accept(build(t));
         }
     }
 
@@ -461,16 +462,39 @@ final class Resolver {
 
     // ------------------------------------------------------------------ traces and stats
 
+    /**
+     * One ended transaction, kept raw: traces are built only when someone looks (snapshot, resolve
+     * command), so the hot path formats nothing.
+     */
+    record AttemptRecord(String candidate, InetSocketAddress server, boolean tcp, String result, long sentAt,
+                         long endedAt, boolean spent, boolean demoted) {
+    }
+
+    /** A finished question waiting to be turned into a {@link ResolveTrace}. */
+    record PendingTrace(Question qn, Answer answer, String source, String outcome, long endedAt) {
+    }
+
     private void record(Transaction t, String result, boolean spent, boolean demoted, long now) {
         Question qn = t.qn;
         if (qn.attempts == null) {
             qn.attempts = new ArrayList<>(4);
         }
-        qn.attempts.add(new ResolveTrace.Attempt(t.candidate, address(t.server), t.tcp ? "tcp" : "udp", result,
-                Duration.ofNanos(t.sentAt - qn.startNanos), Duration.ofNanos(now - t.sentAt), spent, demoted));
+        qn.attempts.add(new AttemptRecord(t.candidate, t.server, t.tcp, result, t.sentAt, now, spent, demoted));
     }
 
-    private ResolveTrace trace(Question qn, Answer a, String source, String outcome) {
+    /** The recent traces, oldest first (engine loop; builds them now). */
+    List<ResolveTrace> recentTraces() {
+        List<ResolveTrace> out = new ArrayList<>(recent.size());
+        for (PendingTrace p : recent) {
+            out.add(build(p));
+        }
+        return out;
+    }
+
+    ResolveTrace build(PendingTrace p) {
+        Question qn = p.qn();
+        Answer a = p.answer();
+        String outcome = p.outcome();
         List<String> records = new ArrayList<>();
         String rcode = "SERVFAIL";
         if (a != null) {
@@ -484,18 +508,26 @@ final class Resolver {
                 }
             }
         }
-        Duration elapsed = Duration.ofNanos(scheduler.nanoTime() - qn.startNanos);
-        List<ResolveTrace.Attempt> attempts = qn.attempts == null ? List.of() : qn.attempts;
+        Duration elapsed = Duration.ofNanos(p.endedAt() - qn.startNanos);
+        List<ResolveTrace.Attempt> attempts = new ArrayList<>();
+        if (qn.attempts != null) {
+            for (AttemptRecord r : qn.attempts) {
+                attempts.add(new ResolveTrace.Attempt(r.candidate(), address(r.server()), r.tcp() ? "tcp" : "udp",
+                        r.result(), Duration.ofNanos(r.sentAt() - qn.startNanos), Duration.ofNanos(r.endedAt() - r.sentAt()),
+                        r.spent(), r.demoted()));
+            }
+        }
+        Instant startedAt = scheduler.now().minusNanos(scheduler.nanoTime() - qn.startNanos);
         String type = RrType.name(qn.q.qtype);
-        String summary = qn.q.qname + " " + type + " → " + rcode + " from " + source + " (" + attempts.size()
+        String summary = qn.q.qname + " " + type + " → " + rcode + " from " + p.source() + " (" + attempts.size()
                 + " upstream attempt" + (attempts.size() == 1 ? "" : "s") + ", " + elapsed.toMillis() + " ms)"
                 + (outcome.equals("answered") ? "" : "; " + outcome);
         String shortOutcome = outcome.startsWith("refused") ? "refused" : outcome.startsWith("unavailable") ? "unavailable" : outcome;
-        return new ResolveTrace(qn.q.qname, type, String.valueOf(qn.client), qn.startedAt, List.of(qn.candidates), attempts, source,
-                rcode, shortOutcome, records, elapsed, summary);
+        return new ResolveTrace(qn.q.qname, type, String.valueOf(qn.client), startedAt, List.of(qn.candidates), attempts,
+                p.source(), rcode, shortOutcome, records, elapsed, summary);
     }
 
-    private void keep(ResolveTrace t) {
+    private void keep(PendingTrace t) {
         if (recent.size() == RECENT_TRACES) {
             recent.removeFirst();
         }

@@ -74,6 +74,7 @@ public final class ResolverService implements Service, Commands.Resolver {
     private double queriesPerSecond;
     private long malformed;
     private long denied;
+    private long internalErrors;
 
     @Override
     public String name() {
@@ -107,6 +108,16 @@ public final class ResolverService implements Service, Commands.Resolver {
 
     Resolver resolver() {
         return resolver;
+    }
+
+    /** Client packets dropped or answered FORMERR (engine loop). */
+    long malformed() {
+        return malformed;
+    }
+
+    /** Exceptions caught while handling a client packet: always 0 unless there is a bug. */
+    long internalErrors() {
+        return internalErrors;
     }
 
     @Override
@@ -187,9 +198,35 @@ public final class ResolverService implements Service, Commands.Resolver {
     /** One UDP listener; stateless apart from its channel. Runs on an I/O thread. */
     private final class UdpHandler extends ChannelInboundHandlerAdapter {
         private final Channel channel;
+        // I/O thread only: true between the first channelRead of a read batch and channelReadComplete
+        private boolean reading;
+        private boolean unflushed;
 
         UdpHandler(Channel channel) {
             this.channel = channel;
+        }
+
+        /**
+         * Answers answered inside the read batch (cache hits, local zones) are written and flushed
+         * once at the end of the batch; later ones (upstream replies) are flushed at once.
+         */
+        private void send(byte[] r, InetSocketAddress to) {
+            DatagramPacket p = new DatagramPacket(Unpooled.wrappedBuffer(r), to);
+            if (reading && channel.eventLoop().inEventLoop()) {
+                channel.write(p, channel.voidPromise());
+                unflushed = true;
+            } else {
+                channel.writeAndFlush(p, channel.voidPromise());
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext c) {
+            reading = false;
+            if (unflushed) {
+                unflushed = false;
+                channel.flush();
+            }
         }
 
         @Override
@@ -202,8 +239,8 @@ public final class ResolverService implements Service, Commands.Resolver {
                 byte[] bytes = new byte[b.readableBytes()];
                 b.getBytes(b.readerIndex(), bytes);
                 InetSocketAddress sender = p.sender();
-                scheduler.run(() -> onQuery(bytes, sender, false, r ->
-                        channel.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(r), sender), channel.voidPromise())));
+                reading = true;
+                scheduler.run(() -> onQuery(bytes, sender, false, r -> send(r, sender)));
             } finally {
                 ReferenceCountUtil.release(msg);
             }
@@ -348,7 +385,8 @@ public final class ResolverService implements Service, Commands.Resolver {
             }
             resolver.question(q, reply, new ClientId(sender, tcp), null);
         } catch (RuntimeException e) {
-            malformed++;
+            // a bug, not bad input: counted apart so that tests and operators can tell
+            internalErrors++;
             LOG.log(Level.WARNING, "resolver: question failed", e);
         }
     }
@@ -405,7 +443,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         b.resolver(new ResolverSnapshot(listen, r.queries, r.cacheHits, r.cache.size(), r.cache.capacity(),
                 r.localAnswers, r.sentUdp, r.sentTcp, new LinkedHashMap<>(r.upstreamFailed), r.refused, r.unavailable,
                 r.demotions, malformed, denied, r.inFlight, r.inFlightCeiling, queriesPerSecond, scopes, ups,
-                List.copyOf(r.recent)));
+                r.recentTraces()));
         b.metric(Metric.counter("lookout_resolver_queries_total", "Client questions received", r.queries));
         b.metric(Metric.counter("lookout_resolver_cache_hits_total", "Questions answered from the cache", r.cacheHits));
         b.metric(Metric.gauge("lookout_resolver_cache_entries", "Entries in the cache", r.cache.size()));
@@ -420,6 +458,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         b.metric(Metric.counter("lookout_resolver_unavailable_total", "Questions answered unavailable (SERVFAIL)", r.unavailable));
         b.metric(Metric.counter("lookout_resolver_demotions_total", "Upstream demotions", r.demotions));
         b.metric(Metric.counter("lookout_resolver_malformed_total", "Client packets dropped or answered FORMERR", malformed));
+        b.metric(Metric.counter("lookout_resolver_internal_errors_total", "Client packets whose handling failed (a bug)", internalErrors));
         b.metric(Metric.counter("lookout_resolver_denied_total", "Clients outside resolver.allow", denied));
         b.metric(Metric.gauge("lookout_resolver_in_flight", "Upstream transactions outstanding", r.inFlight));
         b.metric(Metric.gauge("lookout_resolver_queries_per_second", "Client questions in the last second", queriesPerSecond));

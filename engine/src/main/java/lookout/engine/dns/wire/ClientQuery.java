@@ -45,22 +45,62 @@ public final class ClientQuery {
         if (len < 12) {
             return null;
         }
-        Message m = Message.decodeHeaderAndQuestion(raw, len);
-        if (m.isResponse()) {
+        int flags = Message.u16(raw, 2);
+        if ((flags & Message.QR) != 0) {
             return null;
         }
         ClientQuery q = new ClientQuery();
         q.raw = raw;
         q.tcp = tcp;
-        q.id = m.id;
-        q.flags = m.flags;
-        if (m.qdCount != 1) {
+        q.id = Message.u16(raw, 0);
+        q.flags = flags;
+        if (Message.u16(raw, 4) != 1) {
             throw new WireException("a query needs exactly one question");
         }
-        q.qname = m.qname;
-        q.qtype = m.qtype;
-        q.qclass = m.qclass;
-        q.questionLength = m.afterQuestion - 12;
+        StringBuilder sb = new StringBuilder(32);
+        int pos = Message.readName(raw, len, 12, sb);
+        if (pos + 4 > len) {
+            throw new WireException("question cut short");
+        }
+        q.qname = sb.toString();
+        q.qtype = Message.u16(raw, pos);
+        q.qclass = Message.u16(raw, pos + 2);
+        pos += 4;
+        q.questionLength = pos - 12;
+        int an = Message.u16(raw, 6);
+        int ns = Message.u16(raw, 8);
+        int ar = Message.u16(raw, 10);
+        if (an == 0 && ns == 0 && ar == 0) {
+            if (pos != len) {
+                throw new WireException("trailing bytes after the question");
+            }
+            return q;
+        }
+        if (an == 0 && ns == 0 && ar == 1 && pos + 11 <= len && raw[pos] == 0
+                && Message.u16(raw, pos + 1) == RrType.OPT) {
+            // the usual EDNS query: one OPT record owned by the root (RFC 6891 §6.1.2)
+            int rdlen = Message.u16(raw, pos + 9);
+            if (pos + 11 + rdlen != len) {
+                throw new WireException("OPT record length does not match the message");
+            }
+            int o = pos + 11;
+            while (o < len) {
+                if (o + 4 > len) {
+                    throw new WireException("EDNS option header cut short");
+                }
+                o += 4 + Message.u16(raw, o + 2);
+                if (o > len) {
+                    throw new WireException("EDNS option runs past its record");
+                }
+            }
+            q.edns = true;
+            q.ednsUdpSize = Message.u16(raw, pos + 3);
+            q.ednsVersion = raw[pos + 6] & 0xFF;
+            q.ednsDo = (raw[pos + 7] & 0x80) != 0;
+            return q;
+        }
+        // anything else: the general decoder (records in a query are unusual but legal)
+        Message m = Message.decodeHeaderAndQuestion(raw, len);
         Message.decodeRecords(raw, len, m);
         q.edns = m.edns;
         q.ednsUdpSize = m.ednsUdpSize;

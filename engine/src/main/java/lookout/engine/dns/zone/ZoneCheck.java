@@ -8,8 +8,9 @@ import lookout.engine.config.vscf.Position;
 
 /**
  * The zones' cross-section check (registered in {@link lookout.engine.config.ConfigChecks}): every
- * zone parses, reported at the zone file's FILE:LINE:COLUMN, and every DYNA/DYNC names a weighted
- * resource that exists; DYNA may not name a CNAME resource (gdnsd: DYNA is addresses only).
+ * zone parses, reported at the zone file's FILE:LINE:COLUMN, and every DYNA/DYNC passes gdnsd's
+ * {@code map_res} rules ({@link lookout.engine.config.WeightedConfig#checkUse}): the resource exists,
+ * DYNA does not name a CNAME resource, a DYNC's CNAME targets are not inside its own zone.
  */
 public final class ZoneCheck implements ConfigCheck {
 
@@ -30,12 +31,11 @@ public final class ZoneCheck implements ConfigCheck {
                 }
                 Position pos = new Position(zc.sourceName(), d.line(), d.column());
                 String kind = d.dync() ? "DYNC" : "DYNA";
-                if (candidate.weighted() == null || !candidate.weighted().hasResource(d.resource())) {
-                    problems.add(pos, "zones." + zc.origin(), kind + " at " + e.getKey() + " names weighted resource '"
-                            + d.resource() + "', which is not defined in plugins => { weighted => { ... } }");
-                } else if (!d.dync() && candidate.weighted().isCnameResource(d.resource())) {
-                    problems.add(pos, "zones." + zc.origin(), "DYNA at " + e.getKey() + " names CNAME resource '"
-                            + d.resource() + "'; use DYNC for a CNAME resource");
+                String problem = candidate.weighted() == null
+                        ? "plugin_weighted: unknown resource '" + d.resource() + "'"
+                        : candidate.weighted().checkUse(d.resource(), zc.origin(), !d.dync());
+                if (problem != null) {
+                    problems.add(pos, "zones." + zc.origin(), kind + " at " + e.getKey() + ": " + problem);
                 }
             }
         }

@@ -213,7 +213,7 @@ public final class PvaServerService implements Service {
                 udp.forwarding(), sources, counters.searchesReceived, counters.namesSearched, counters.namesClaimed,
                 counters.repliesSent, counters.discoveryReplies, counters.forwarded, counters.dropMap(),
                 counters.beaconsSent, registry.changeCount(), tcp == null ? 0 : tcp.open.get(),
-                tcp == null ? 0 : tcp.accepted.get(), refused, topNames.top(20));
+                tcp == null ? 0 : tcp.accepted.get(), refused, topNames.top(20, ctx.scheduler().nanoTime(), ctx.scheduler().now()));
     }
 
     // ------------------------------------------------------------------ addresses

@@ -174,7 +174,6 @@ final class SearchResponder {
         if (!tcp) {
             n = 0; // PVXS offers names only when "tcp" is among the protocols
         }
-        String clientText = null;
         for (int i = 0; i < n; i++) {
             ns[i] = names.get(i).name();
             cids[i] = names.get(i).cid();
@@ -185,10 +184,9 @@ final class SearchResponder {
         }
         counters.namesSearched += ns.length;
         if (ns.length > 0) {
-            clientText = client.getAddress().getHostAddress() + ":" + client.getPort();
-            var now = scheduler.now();
+            long now = scheduler.nanoTime();
             for (String name : ns) {
-                topNames.searched(name, clientText, now);
+                topNames.searched(name, client, now);
             }
         }
         SearchOperation op = registry.search(ns, cids);

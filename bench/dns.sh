@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# DNS forwarding benchmark: dnsperf against Lookout, unbound and dnsmasq, each forwarding to the
+# same fast loopback upstream (NSD, rate limiting off, a wildcard zone so every name exists).
+# One run measures, per server: cached qps and latency (a small set of names asked over and over
+# after a warm-up), uncached qps and latency (every name asked once), and the server's CPU time
+# per query (process utime+stime over the run ÷ queries completed).
+#
+#   bench/dns.sh [SECONDS_PER_RUN]        (default 15)
+#
+# Needs: dnsperf nsd unbound dnsmasq (Debian packages), Java 17, Maven. Uses 127.0.0.1 only, on
+# ports picked free at start. Writes raw output to bench/out/dns/.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+secs=${1:-15}
+out=$root/bench/out/dns
+rm -rf "$out"; mkdir -p "$out"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+
+freeport() { python3 - <<'PY'
+import socket
+while True:
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", 0)); p = u.getsockname()[1]
+    t = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        t.bind(("127.0.0.1", p)); print(p); break
+    except OSError:
+        pass
+    finally:
+        u.close(); t.close()
+PY
+}
+NSD_PORT=$(freeport); LK_PORT=$(freeport); UB_PORT=$(freeport); DM_PORT=$(freeport)
+echo "ports: nsd $NSD_PORT lookout $LK_PORT unbound $UB_PORT dnsmasq $DM_PORT"
+
+# ---------------------------------------------------------------- upstream: NSD
+cat > "$out/bench.test.zone" <<Z
+\$TTL 3600
+@ SOA ns.bench.test. host.bench.test. 1 3600 600 86400 3600
+@ NS ns.bench.test.
+ns A 127.0.0.1
+* A 192.0.2.1
+Z
+cat > "$out/nsd.conf" <<C
+server:
+    ip-address: 127.0.0.1@$NSD_PORT
+    port: $NSD_PORT
+    server-count: 1
+    username: ""
+    chroot: ""
+    database: ""
+    zonelistfile: "$out/nsd.zonelist"
+    xfrdfile: "$out/nsd.xfrd"
+    pidfile: "$out/nsd.pid"
+    zonesdir: "$out"
+    verbosity: 0
+    rrl-ratelimit: 0
+    rrl-whitelist-ratelimit: 0
+remote-control:
+    control-enable: no
+zone:
+    name: bench.test
+    zonefile: bench.test.zone
+C
+nsd -d -c "$out/nsd.conf" > "$out/nsd.log" 2>&1 & pids+=($!)
+
+# ---------------------------------------------------------------- Lookout
+mvn -B -q -pl engine -am compile -DskipTests
+mvn -B -q -pl engine dependency:build-classpath -Dmdep.outputFile="$out/cp.txt" > /dev/null
+cat > "$out/lookout.conf" <<C
+resolver => {
+  listen => [ 127.0.0.1:$LK_PORT ]
+  allow => [ 127.0.0.0/8 ]
+  scopes => { up => { default => true, servers => [ 127.0.0.1:$NSD_PORT ] } }
+  cache_size => 1000000
+}
+pva => { addr_list => [ 127.0.0.1 ], auto_addr_list => false, beacon_addr_list => [ 127.0.0.1 ],
+         auto_beacon_addr_list => false, server => { enable => false, name_server => false } }
+state_dir => $out/state
+C
+java -Xms512m -Xmx1g -XX:+UseParallelGC -cp "engine/target/classes:$(cat "$out/cp.txt")" \
+    bench/dns/RunEngine.java "$out/lookout.conf" > "$out/lookout.log" 2>&1 & pids+=($!)
+LK_PID=$!
+
+# ---------------------------------------------------------------- unbound (one thread, like Lookout's one loop)
+cat > "$out/unbound.conf" <<C
+server:
+    interface: 127.0.0.1@$UB_PORT
+    port: $UB_PORT
+    num-threads: 1
+    do-ip6: no
+    access-control: 127.0.0.0/8 allow
+    do-not-query-localhost: no
+    username: ""
+    chroot: ""
+    directory: "$out"
+    pidfile: "$out/unbound.pid"
+    use-syslog: no
+    logfile: ""
+    verbosity: 0
+    module-config: "iterator"
+    msg-cache-size: 256m
+    rrset-cache-size: 256m
+    outgoing-range: 4096
+    num-queries-per-thread: 4096
+    so-reuseport: no
+    qname-minimisation: no
+    prefetch: no
+    minimal-responses: yes
+    local-zone: "test." nodefault
+remote-control:
+    control-enable: no
+forward-zone:
+    name: "."
+    forward-addr: 127.0.0.1@$NSD_PORT
+C
+unbound -d -c "$out/unbound.conf" > "$out/unbound.log" 2>&1 & pids+=($!)
+UB_PID=$!
+
+# ---------------------------------------------------------------- dnsmasq (single-threaded by design)
+dnsmasq --no-daemon --conf-file=/dev/null --port="$DM_PORT" --listen-address=127.0.0.1 --bind-interfaces \
+    --no-resolv --no-hosts --server="127.0.0.1#$NSD_PORT" --cache-size=1000000 --dns-forward-max=4096 \
+    --user=root --pid-file="$out/dnsmasq.pid" > "$out/dnsmasq.log" 2>&1 & pids+=($!)
+DM_PID=$!
+
+# wait for all four to answer
+for p in $NSD_PORT $LK_PORT $UB_PORT $DM_PORT; do
+    for i in $(seq 1 120); do
+        if dig @127.0.0.1 -p "$p" +tries=1 +time=1 +short ready.bench.test A 2>/dev/null | grep -q 192.0.2.1; then break; fi
+        sleep 0.5
+        if [ "$i" = 120 ]; then echo "server on port $p did not come up" >&2; cat "$out"/*.log >&2; exit 1; fi
+    done
+done
+
+# ---------------------------------------------------------------- query files
+python3 - "$out" <<'PY'
+import sys
+out = sys.argv[1]
+with open(out + "/cached.txt", "w") as f:
+    for i in range(1000):
+        f.write(f"c{i}.bench.test A\n")
+for name in ("lookout", "unbound", "dnsmasq", "warm"):
+    with open(f"{out}/uncached-{name}.txt", "w") as f:
+        for i in range(800000):
+            f.write(f"u{i}.{name}.bench.test A\n")
+PY
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
+
+# run NAME PORT PID MODE FILE EXTRA...
+run() {
+    local name=$1 port=$2 pid=$3 mode=$4 file=$5; shift 5
+    local before after
+    before=$(cpu_ticks "$pid")
+    dnsperf -s 127.0.0.1 -p "$port" -d "$file" -l "$secs" -c 8 -q 200 -t 5 "$@" > "$out/$name-$mode.txt" 2>&1 || true
+    after=$(cpu_ticks "$pid")
+    local q qps avg sd lost
+    q=$(awk '/Queries completed:/ {print $3}' "$out/$name-$mode.txt")
+    lost=$(awk '/Queries lost:/ {print $3}' "$out/$name-$mode.txt")
+    qps=$(awk '/Queries per second:/ {print $4}' "$out/$name-$mode.txt")
+    avg=$(awk '/Average Latency/ {print $4}' "$out/$name-$mode.txt")
+    sd=$(awk '/Latency StdDev/ {print $4}' "$out/$name-$mode.txt")
+    local cpu_us
+    cpu_us=$(python3 -c "print(f'{($after-$before)/$hz/max(1,${q:-0})*1e6:.2f}')")
+    printf "%-8s %-9s qps %10s  avg latency %8s ms  stddev %8s ms  completed %8s lost %6s  cpu/query %6s µs\n" \
+        "$name" "$mode" "$qps" "$(python3 -c "print(f'{${avg:-0}*1000:.3f}')")" "$(python3 -c "print(f'{${sd:-0}*1000:.3f}')")" "$q" "$lost" "$cpu_us" \
+        | tee -a "$out/summary.txt"
+}
+
+# warm-up: JIT for Lookout, caches for the cached run (every server)
+for s in "lookout $LK_PORT" "unbound $UB_PORT" "dnsmasq $DM_PORT"; do
+    set -- $s
+    dnsperf -s 127.0.0.1 -p "$2" -d "$out/cached.txt" -l 5 -c 8 -q 200 > /dev/null 2>&1 || true
+    dnsperf -s 127.0.0.1 -p "$2" -d "$out/uncached-warm.txt" -l 5 -c 8 -q 200 > /dev/null 2>&1 || true
+done
+
+echo "== $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), ${secs}s per run" | tee "$out/summary.txt"
+run lookout "$LK_PORT" "$LK_PID" cached "$out/cached.txt"
+run unbound "$UB_PORT" "$UB_PID" cached "$out/cached.txt"
+run dnsmasq "$DM_PORT" "$DM_PID" cached "$out/cached.txt"
+run lookout "$LK_PORT" "$LK_PID" uncached "$out/uncached-lookout.txt" -n 1
+run unbound "$UB_PORT" "$UB_PID" uncached "$out/uncached-unbound.txt" -n 1
+run dnsmasq "$DM_PORT" "$DM_PID" uncached "$out/uncached-dnsmasq.txt" -n 1
+
+python3 - "$out/summary.txt" <<'PY'
+import sys, re
+rows = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"(\w+)\s+(\w+)\s+qps\s+([\d.]+)", line)
+    if m:
+        rows[(m.group(1), m.group(2))] = float(m.group(3))
+for mode in ("cached", "uncached"):
+    lk, ub, dm = rows.get(("lookout", mode)), rows.get(("unbound", mode)), rows.get(("dnsmasq", mode))
+    if lk and ub:
+        print(f"{mode}: Lookout/unbound = {lk/ub:.2f}x" + (f", Lookout/dnsmasq = {lk/dm:.2f}x" if dm else ""))
+PY

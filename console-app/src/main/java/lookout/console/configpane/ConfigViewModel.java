@@ -1,0 +1,307 @@
+package lookout.console.configpane;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import lookout.engine.api.ConfigStatus;
+import lookout.engine.api.EngineSnapshot;
+import lookout.engine.api.ReloadResult;
+import lookout.engine.config.Config;
+import lookout.engine.config.ConfigDiff;
+import lookout.engine.config.ConfigLoader;
+import lookout.engine.config.ConfigProblem;
+import lookout.engine.config.ConfigResult;
+
+/**
+ * The Configuration pane without any UI toolkit: the editor text, Validate, Diff, Apply, Revert,
+ * and the history of the versions applied while this console was open.
+ *
+ * <p>Concurrency: every method and property belongs to the UI thread. Parsing runs on
+ * {@code background} (a 10 000-line file must not freeze the window) and its result comes back on
+ * {@code ui}; applying goes through the {@code apply} function (the gateway), which completes on
+ * the UI thread.
+ */
+public final class ConfigViewModel {
+
+    /** How text becomes a configuration: {@code ConfigLoader::parse} in the console. */
+    @FunctionalInterface
+    public interface Parser {
+        ConfigResult parse(String text, String sourceName, Path baseDir);
+    }
+
+    /** How two configurations are compared: {@code ConfigLoader::diff} in the console. */
+    @FunctionalInterface
+    public interface Differ {
+        ConfigDiff diff(Config before, Config after);
+    }
+
+    private final Parser loader;
+    private final Differ differ;
+    private final Executor background;
+    private final Executor ui;
+    private final Function<ConfigResult, CompletableFuture<ReloadResult>> apply;
+
+    private final StringProperty text = new SimpleStringProperty("");
+    private final ReadOnlyStringWrapper runningText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyLongWrapper runningVersion = new ReadOnlyLongWrapper(0);
+    private final ReadOnlyStringWrapper sourceName = new ReadOnlyStringWrapper(ConfigLoader.EMBEDDED_NAME);
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private final BooleanProperty busy = new SimpleBooleanProperty(false);
+    private final ObservableList<ConfigProblem> problems = FXCollections.observableArrayList();
+    private final ObservableList<String> plainDiff = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper technicalDiff = new ReadOnlyStringWrapper("");
+    private final ObservableList<HistoryEntry> history = FXCollections.observableArrayList();
+    private final BooleanBinding dirty;
+    /** Bumped on every edit so that a slow parse of an older text is not shown as current. */
+    private long generation;
+
+    /** The console's wiring: the engine's own parser and diff. */
+    public ConfigViewModel(ConfigLoader loader, Executor background, Executor ui,
+                           Function<ConfigResult, CompletableFuture<ReloadResult>> apply) {
+        this(loader::parse, ConfigLoader::diff, background, ui, apply);
+    }
+
+    public ConfigViewModel(Parser parser, Differ differ, Executor background, Executor ui,
+                           Function<ConfigResult, CompletableFuture<ReloadResult>> apply) {
+        this.loader = Objects.requireNonNull(parser);
+        this.differ = Objects.requireNonNull(differ);
+        this.background = background;
+        this.ui = ui;
+        this.apply = apply;
+        this.dirty = Bindings.createBooleanBinding(() -> !text.get().equals(runningText.get()), text, runningText);
+        text.addListener((o, a, b) -> generation++);
+    }
+
+    // ------------------------------------------------------------------ properties
+
+    public StringProperty textProperty() {
+        return text;
+    }
+
+    public ReadOnlyStringProperty runningTextProperty() {
+        return runningText.getReadOnlyProperty();
+    }
+
+    public ReadOnlyLongProperty runningVersionProperty() {
+        return runningVersion.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty sourceNameProperty() {
+        return sourceName.getReadOnlyProperty();
+    }
+
+    /** One line saying what the last action did ("3 errors", "version 4 applied", ...). */
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy;
+    }
+
+    public BooleanBinding dirtyProperty() {
+        return dirty;
+    }
+
+    public ObservableList<ConfigProblem> problems() {
+        return problems;
+    }
+
+    public ObservableList<String> plainDiff() {
+        return plainDiff;
+    }
+
+    public ReadOnlyStringProperty technicalDiffProperty() {
+        return technicalDiff.getReadOnlyProperty();
+    }
+
+    /** Applied versions seen this session, newest first. */
+    public ObservableList<HistoryEntry> history() {
+        return history;
+    }
+
+    // ------------------------------------------------------------------ inputs
+
+    /**
+     * The console was opened on a file that did not load: the editor holds its text and its
+     * problems are listed; the engine is not running yet and Apply starts it.
+     */
+    public void showUnstarted(String name, String fileText, List<ConfigProblem> loadProblems) {
+        sourceName.set(name);
+        runningText.set("");
+        text.set(fileText);
+        problems.setAll(loadProblems);
+        message.set("Not running: " + count(loadProblems.size(), "error") + " in " + name
+                + ". Fix them and Apply to start the engine.");
+    }
+
+    /** A new snapshot: follows the running version; an unedited editor follows the running text. */
+    public void onSnapshot(EngineSnapshot s) {
+        ConfigStatus c = s.config();
+        if (c == null || c.version() == runningVersion.get()) {
+            return;
+        }
+        boolean following = !dirty.get();
+        runningVersion.set(c.version());
+        sourceName.set(c.sourceName());
+        runningText.set(c.text());
+        if (following) {
+            text.set(c.text());
+        }
+        history.add(0, new HistoryEntry(c.version(), c.appliedAt(), c.sha256(), c.sourceName(), c.text()));
+    }
+
+    // ------------------------------------------------------------------ actions
+
+    /** Parses and validates the editor's text; fills {@link #problems()}. */
+    public CompletableFuture<ConfigResult> validate() {
+        long gen = generation;
+        String candidate = text.get();
+        busy.set(true);
+        return parseAsync(candidate).thenApply(r -> {
+            busy.set(false);
+            if (gen == generation) {
+                problems.setAll(r.problems());
+                message.set(r.ok() ? "Valid: no errors." : count(r.problems().size(), "error") + " — nothing applied.");
+            }
+            return r;
+        });
+    }
+
+    /** Validates, then compares the candidate with the running configuration. */
+    public CompletableFuture<ConfigDiff> diff() {
+        return diffTexts(runningText.get(), text.get(), "the running configuration");
+    }
+
+    /** Compares a history entry with the running configuration (or the editor when nothing runs). */
+    public CompletableFuture<ConfigDiff> compare(HistoryEntry entry) {
+        return diffTexts(entry.text(), runningText.get(), "version " + entry.version());
+    }
+
+    private CompletableFuture<ConfigDiff> diffTexts(String beforeText, String afterText, String what) {
+        busy.set(true);
+        CompletableFuture<ConfigResult> before = parseAsync(beforeText);
+        CompletableFuture<ConfigResult> after = parseAsync(afterText);
+        return before.thenCombine(after, (b, a) -> {
+            busy.set(false);
+            if (!a.ok()) {
+                problems.setAll(a.problems());
+                plainDiff.setAll("The candidate has " + count(a.problems().size(), "error") + "; no diff.");
+                technicalDiff.set("");
+                message.set(count(a.problems().size(), "error") + " — fix before diffing.");
+                return null;
+            }
+            if (!b.ok()) {
+                problems.clear();
+                plainDiff.setAll("Nothing is running yet: applying starts the engine on this configuration.");
+                technicalDiff.set("");
+                return null;
+            }
+            problems.clear();
+            ConfigDiff d = differ.diff(b.config(), a.config());
+            plainDiff.setAll(PlainDiff.describe(d));
+            technicalDiff.set(String.join("\n", d.changes().stream().map(Object::toString).toList()));
+            message.set(d.isEmpty() ? "No difference from " + what + "."
+                    : count(d.changes().size(), "change") + " against " + what + ".");
+            return d;
+        });
+    }
+
+    /** Validates and applies. Problems: nothing applied, they are listed. */
+    public CompletableFuture<ReloadResult> apply() {
+        return validate().thenCompose(r -> {
+            if (!r.ok()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            busy.set(true);
+            message.set("Applying…");
+            return apply.apply(r).handle((res, err) -> {
+                busy.set(false);
+                if (err != null) {
+                    Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
+                            ? err.getCause() : err;
+                    message.set("Apply failed: " + cause.getMessage());
+                    return null;
+                }
+                if (res.applied()) {
+                    message.set("Version " + res.version() + " applied (" + count(res.diff().changes().size(), "change") + ").");
+                } else {
+                    problems.setAll(res.problems());
+                    message.set("Rejected: " + count(res.problems().size(), "error") + ", running version "
+                            + res.version() + " kept.");
+                }
+                return res;
+            });
+        });
+    }
+
+    /** Puts the running text back into the editor. */
+    public void revert() {
+        text.set(runningText.get());
+        problems.clear();
+        plainDiff.clear();
+        technicalDiff.set("");
+        message.set("Reverted to running version " + runningVersion.get() + ".");
+    }
+
+    /**
+     * Loads an older version into the editor; it then goes through the normal
+     * validate → diff → apply path (nothing is applied behind the operator's back).
+     */
+    public void rollBackTo(HistoryEntry entry) {
+        text.set(entry.text());
+        problems.clear();
+        message.set("Version " + entry.version() + " loaded into the editor: Diff, then Apply to roll back.");
+    }
+
+    /** Where the caret goes for a problem. */
+    public int caretIndexOf(ConfigProblem p) {
+        return TextPositions.indexOf(text.get(), p.line(), p.column());
+    }
+
+    private CompletableFuture<ConfigResult> parseAsync(String candidate) {
+        String name = sourceName.get();
+        Path base = baseDir(name);
+        CompletableFuture<ConfigResult> f = new CompletableFuture<>();
+        background.execute(() -> {
+            ConfigResult r;
+            try {
+                r = loader.parse(candidate, name, base);
+            } catch (RuntimeException e) {
+                r = new ConfigResult(null, List.of(new ConfigProblem(name, 1, 1, "",
+                        "the configuration parser failed: " + e)));
+            }
+            ConfigResult result = r;
+            ui.execute(() -> f.complete(result));
+        });
+        return f;
+    }
+
+    static Path baseDir(String sourceName) {
+        if (sourceName == null || sourceName.startsWith("<")) {
+            return Path.of("").toAbsolutePath();
+        }
+        Path parent = Path.of(sourceName).toAbsolutePath().getParent();
+        return parent != null ? parent : Path.of("").toAbsolutePath();
+    }
+
+    static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+}

@@ -1,0 +1,115 @@
+package lookout.console.events;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.collections.transformation.FilteredList;
+import lookout.engine.api.EngineEvent;
+import lookout.engine.api.Severity;
+
+/**
+ * The Events pane without a toolkit: every event (bursts folded by {@link FloodGuard}), newest
+ * last, a text and minimum-severity filter, CSV export. Rows are only appended (and summary rows
+ * updated in place); at most {@link #MAX_ROWS} are kept, oldest dropped first.
+ *
+ * <p>Concurrency: UI thread only.
+ */
+public final class EventsViewModel {
+
+    public static final int MAX_ROWS = 10_000;
+    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS", Locale.ROOT)
+            .withZone(ZoneId.systemDefault());
+
+    private final ObservableList<EventRow> rows = FXCollections.observableArrayList();
+    private final FilteredList<EventRow> visible = new FilteredList<>(rows, r -> true);
+    private final StringProperty filterText = new SimpleStringProperty("");
+    private final ObjectProperty<Severity> minimumSeverity = new SimpleObjectProperty<>(Severity.INFO);
+    private final FloodGuard guard = new FloodGuard();
+
+    public EventsViewModel() {
+        filterText.addListener((o, a, b) -> refilter());
+        minimumSeverity.addListener((o, a, b) -> refilter());
+    }
+
+    private void refilter() {
+        String f = filterText.get() == null ? "" : filterText.get().strip().toLowerCase(Locale.ROOT);
+        Severity min = minimumSeverity.get() == null ? Severity.INFO : minimumSeverity.get();
+        visible.setPredicate(r -> r.severity().compareTo(min) >= 0
+                && (f.isEmpty() || r.message().toLowerCase(Locale.ROOT).contains(f)
+                    || r.subsystem().name().toLowerCase(Locale.ROOT).contains(f)));
+    }
+
+    /** Every row, oldest first. */
+    public ObservableList<EventRow> rows() {
+        return rows;
+    }
+
+    /** The rows passing the filter. */
+    public FilteredList<EventRow> visibleRows() {
+        return visible;
+    }
+
+    public StringProperty filterTextProperty() {
+        return filterText;
+    }
+
+    public ObjectProperty<Severity> minimumSeverityProperty() {
+        return minimumSeverity;
+    }
+
+    /** A batch of events from the gateway, in arrival order. */
+    public void onEvents(List<EngineEvent> batch) {
+        List<EventRow> added = new java.util.ArrayList<>();
+        for (EngineEvent e : batch) {
+            EventRow r = guard.accept(e);
+            if (r != null) {
+                added.add(r);
+            }
+        }
+        rows.addAll(added);
+        int excess = rows.size() - MAX_ROWS;
+        if (excess > 0) {
+            rows.remove(0, excess);
+        }
+        if (!filterText.get().isEmpty() || minimumSeverity.get() != Severity.INFO) {
+            // FilteredList re-tests rows on add; summary rows whose text changed need a re-test too.
+            refilter();
+        }
+    }
+
+    /** The visible rows as CSV (RFC 4180: quoted fields, CRLF), with a header. */
+    public String toCsv() {
+        return toCsv(visible);
+    }
+
+    static String toCsv(List<EventRow> list) {
+        StringBuilder sb = new StringBuilder("time,subsystem,severity,count,message\r\n");
+        for (EventRow r : list) {
+            sb.append(csv(formatTime(r.at()))).append(',')
+              .append(csv(r.subsystem().name())).append(',')
+              .append(csv(r.severity().name())).append(',')
+              .append(r.count()).append(',')
+              .append(csv(r.message())).append("\r\n");
+        }
+        return sb.toString();
+    }
+
+    static String formatTime(Instant at) {
+        return TIME.format(at);
+    }
+
+    static String csv(String field) {
+        if (field.contains(",") || field.contains("\"") || field.contains("\n") || field.contains("\r")) {
+            return '"' + field.replace("\"", "\"\"") + '"';
+        }
+        return field;
+    }
+}

@@ -1,0 +1,285 @@
+package lookout.console.gateway;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import lookout.engine.api.Engine;
+import lookout.engine.api.EngineEvent;
+import lookout.engine.api.EngineSnapshot;
+import lookout.engine.api.EngineState;
+import lookout.engine.api.ReloadResult;
+import lookout.engine.api.ResolveTrace;
+import lookout.engine.config.Config;
+import lookout.engine.config.ConfigResult;
+
+/**
+ * The one class of the console that talks to the engine (STYLE: one gateway).
+ *
+ * <p>Concurrency: a daemon "poller" thread calls {@link Engine#snapshot()} every
+ * {@link #POLL_MILLIS} ms and parks the result in {@code latest}; the UI executor (the FX thread
+ * in the app, a direct executor in view-model tests) takes only the newest value — if the UI falls
+ * behind, intermediate snapshots are dropped, never queued. At most one hand-off is pending at a
+ * time, so the UI thread sees at most 1000/{@link #POLL_MILLIS} = 4 snapshots per second.
+ * Events arrive on the engine loop and are queued the same way (a queue, since every event
+ * matters). Commands — including the blocking {@code apply} — run on a separate daemon
+ * "commands" thread; their results come back on the UI executor. Nothing here blocks the UI thread.
+ */
+public final class EngineGateway implements AutoCloseable {
+
+    /** Poll period: SPEC asks for at least 4 snapshots a second, STYLE for at most 4 on the UI thread. */
+    public static final long POLL_MILLIS = 250;
+
+    private static final Logger LOG = System.getLogger("lookout.console");
+
+    private final Engine engine;
+    private final Executor ui;
+    private final ScheduledExecutorService poller;
+    private final ExecutorService commands;
+    private final AtomicReference<EngineSnapshot> latest = new AtomicReference<>();
+    private final ConcurrentLinkedQueue<EngineEvent> pendingEvents = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean eventsScheduled = new AtomicBoolean();
+    private final List<Consumer<EngineSnapshot>> snapshotListeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<List<EngineEvent>>> eventListeners = new CopyOnWriteArrayList<>();
+    private final AtomicReference<Throwable> lastPollFailure = new AtomicReference<>();
+    private volatile AutoCloseable subscription;
+    private volatile ScheduledFuture<?> pollTask;
+    private volatile long lastSnapshotNanos;
+
+    /**
+     * @param engine the engine (started or not; {@link #start} starts it when given a config)
+     * @param ui     where listeners run: {@code Platform::runLater} in the app
+     */
+    public EngineGateway(Engine engine, Executor ui) {
+        this.engine = Objects.requireNonNull(engine);
+        this.ui = Objects.requireNonNull(ui);
+        this.poller = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "lookout-console-poller"));
+        this.commands = Executors.newSingleThreadExecutor(r -> daemon(r, "lookout-console-commands"));
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** The engine itself, for the few callers that need its scheduler (tests, the benchmark). */
+    public Engine engine() {
+        return engine;
+    }
+
+    /** Subscribes to engine events and starts polling. Call once. */
+    public void open() {
+        subscription = engine.subscribe(this::onEvent);
+        pollTask = poller.scheduleWithFixedDelay(this::pollOnce, 0, POLL_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Listener for each snapshot the UI takes; runs on the UI executor. */
+    public void onSnapshot(Consumer<EngineSnapshot> listener) {
+        snapshotListeners.add(listener);
+    }
+
+    /** Listener for batches of events in arrival order; runs on the UI executor. */
+    public void onEvents(Consumer<List<EngineEvent>> listener) {
+        eventListeners.add(listener);
+    }
+
+    /** Asks for a snapshot now (after a command), still through the same hand-off. */
+    public void refreshSoon() {
+        if (!poller.isShutdown()) {
+            poller.execute(this::pollOnce);
+        }
+    }
+
+    /** Nanos (System.nanoTime) when the newest snapshot reached the console; 0 before the first. */
+    public long lastSnapshotNanos() {
+        return lastSnapshotNanos;
+    }
+
+    /** One poll (package-private so the hand-off can be tested without real time). */
+    void pollOnce() {
+        EngineSnapshot s;
+        try {
+            s = engine.snapshot();
+            lastPollFailure.set(null);
+        } catch (RuntimeException e) {
+            // The engine loop may be busy or stopping; the UI keeps the previous snapshot and the
+            // status bar's data age shows that it is getting old.
+            if (lastPollFailure.getAndSet(e) == null) {
+                LOG.log(Level.WARNING, "snapshot failed: " + e.getMessage());
+            }
+            return;
+        }
+        lastSnapshotNanos = System.nanoTime();
+        if (latest.getAndSet(s) == null) {
+            ui.execute(this::deliverSnapshot);
+        }
+    }
+
+    private void deliverSnapshot() {
+        EngineSnapshot s = latest.getAndSet(null);
+        if (s == null) {
+            return;
+        }
+        for (Consumer<EngineSnapshot> l : snapshotListeners) {
+            try {
+                l.accept(s);
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "snapshot listener failed", e);
+            }
+        }
+    }
+
+    private void onEvent(EngineEvent e) {
+        // Called on the engine loop: queue and return at once (listeners must not block).
+        pendingEvents.add(e);
+        if (eventsScheduled.compareAndSet(false, true)) {
+            ui.execute(this::deliverEvents);
+        }
+    }
+
+    private void deliverEvents() {
+        eventsScheduled.set(false);
+        List<EngineEvent> batch = new java.util.ArrayList<>();
+        EngineEvent e;
+        while ((e = pendingEvents.poll()) != null) {
+            batch.add(e);
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        for (Consumer<List<EngineEvent>> l : eventListeners) {
+            try {
+                l.accept(batch);
+            } catch (RuntimeException ex) {
+                LOG.log(Level.ERROR, "event listener failed", ex);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ commands
+
+    /**
+     * Applies a parse result: starts the engine on it when it is not running yet (the console was
+     * opened on an invalid file), else a live reload. A result with problems changes nothing.
+     */
+    public CompletableFuture<ReloadResult> apply(ConfigResult candidate) {
+        return call(() -> {
+            EngineState st = engine.state();
+            if (candidate.ok() && (st == EngineState.NEW || st == EngineState.STOPPED)) {
+                Config c = candidate.config();
+                engine.start(c);
+                return new ReloadResult(true, 1, engine.scheduler().now(),
+                        new lookout.engine.config.ConfigDiff(List.of()), List.of());
+            }
+            return engine.apply(candidate);
+        });
+    }
+
+    /** Starts the engine on {@code config} off the UI thread. */
+    public CompletableFuture<Void> start(Config config) {
+        return call(() -> {
+            engine.start(config);
+            return null;
+        });
+    }
+
+    public CompletableFuture<ResolveTrace> resolve(String name, String type) {
+        return async(() -> engine.resolve(name, type));
+    }
+
+    public CompletableFuture<Void> force(String key, String state, java.time.Duration ttl) {
+        return async(() -> engine.force(key, state, ttl));
+    }
+
+    public CompletableFuture<Void> release(String key) {
+        return async(() -> engine.release(key));
+    }
+
+    public CompletableFuture<Void> searchPv(String name) {
+        return async(() -> engine.searchPv(name));
+    }
+
+    public CompletableFuture<Void> dropPv(String name) {
+        return async(() -> engine.dropPv(name));
+    }
+
+    public CompletableFuture<Void> discoveryPing() {
+        return async(() -> engine.discoveryPing());
+    }
+
+    public CompletableFuture<Boolean> searchNow() {
+        return async(() -> engine.searchNow());
+    }
+
+    /** Runs a blocking engine call on the commands thread; completes on the UI executor. */
+    private <T> CompletableFuture<T> call(Supplier<T> body) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        commands.execute(() -> {
+            try {
+                T v = body.get();
+                refreshSoon();
+                ui.execute(() -> result.complete(v));
+            } catch (RuntimeException e) {
+                ui.execute(() -> result.completeExceptionally(e));
+            }
+        });
+        return result;
+    }
+
+    /** Runs an asynchronous engine command; completes on the UI executor. */
+    private <T> CompletableFuture<T> async(Supplier<CompletableFuture<T>> body) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        commands.execute(() -> {
+            CompletableFuture<T> f;
+            try {
+                f = body.get();
+            } catch (RuntimeException e) {
+                f = CompletableFuture.failedFuture(e);
+            }
+            f.whenComplete((v, e) -> {
+                refreshSoon();
+                ui.execute(() -> {
+                    if (e != null) {
+                        result.completeExceptionally(e);
+                    } else {
+                        result.complete(v);
+                    }
+                });
+            });
+        });
+        return result;
+    }
+
+    /** Stops polling and unsubscribes; stopping the engine is the owner's job. */
+    @Override
+    public void close() {
+        ScheduledFuture<?> t = pollTask;
+        if (t != null) {
+            t.cancel(false);
+        }
+        AutoCloseable sub = subscription;
+        if (sub != null) {
+            try {
+                sub.close();
+            } catch (Exception e) {
+                LOG.log(Level.DEBUG, "unsubscribe failed", e);
+            }
+        }
+        poller.shutdownNow();
+        commands.shutdown();
+    }
+}

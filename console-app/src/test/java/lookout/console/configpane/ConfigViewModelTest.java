@@ -1,0 +1,182 @@
+package lookout.console.configpane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import lookout.engine.api.ConfigStatus;
+import lookout.engine.api.EngineSnapshot;
+import lookout.engine.api.EngineState;
+import lookout.engine.api.ReloadResult;
+import lookout.engine.config.Config;
+import lookout.engine.config.ConfigDiff;
+import lookout.engine.config.ConfigProblem;
+import lookout.engine.config.ConfigResult;
+import lookout.engine.config.ConfigSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pane's logic without a toolkit. The parser here is a stand-in with one rule (a {@code !!}
+ * is an error at its line and column) so that these tests pin the view model, not the
+ * configuration language; the FX test runs the engine's real parser.
+ */
+class ConfigViewModelTest {
+
+    private final List<ConfigResult> applied = new ArrayList<>();
+    private ReloadResult nextResult;
+
+    private static ConfigResult fakeParse(String text, String name, Path base) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            int col = lines[i].indexOf("!!");
+            if (col >= 0) {
+                problems.add(new ConfigProblem(name, i + 1, col + 1, "x", "unexpected '!!'"));
+            }
+        }
+        return problems.isEmpty()
+                ? new ConfigResult(new Config(ConfigSource.of(name, base, text), null, Map.of(), Map.of(), null, null, null, null), List.of())
+                : new ConfigResult(null, problems);
+    }
+
+    /** Line-by-line diff: each changed line is one change. */
+    private static ConfigDiff fakeDiff(Config a, Config b) {
+        String[] x = a.source().text().split("\n", -1);
+        String[] y = b.source().text().split("\n", -1);
+        List<ConfigDiff.Change> changes = new ArrayList<>();
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            String before = i < x.length ? x[i] : null;
+            String after = i < y.length ? y[i] : null;
+            if (before == null) {
+                changes.add(new ConfigDiff.Change("s", "line" + (i + 1), ConfigDiff.Kind.ADDED, null, after));
+            } else if (after == null) {
+                changes.add(new ConfigDiff.Change("s", "line" + (i + 1), ConfigDiff.Kind.REMOVED, before, null));
+            } else if (!before.equals(after)) {
+                changes.add(new ConfigDiff.Change("s", "line" + (i + 1), ConfigDiff.Kind.CHANGED, before, after));
+            }
+        }
+        return new ConfigDiff(changes);
+    }
+
+    private ConfigViewModel vm() {
+        return new ConfigViewModel(ConfigViewModelTest::fakeParse, ConfigViewModelTest::fakeDiff, Runnable::run, Runnable::run, r -> {
+            applied.add(r);
+            return CompletableFuture.completedFuture(nextResult);
+        });
+    }
+
+    private static EngineSnapshot snapshot(long version, String text) {
+        ConfigStatus cs = new ConfigStatus(version, "ab".repeat(32), "/etc/lookout.conf",
+                Instant.parse("2026-01-01T00:00:00Z").plusSeconds(version), text, null);
+        return new EngineSnapshot(EngineState.RUNNING, Instant.now(), Instant.now(), cs, null, null, null, null,
+                List.of(), List.of());
+    }
+
+    @Test
+    void theEditorFollowsTheRunningTextUntilEdited() {
+        ConfigViewModel vm = vm();
+        vm.onSnapshot(snapshot(1, "a = 1\n"));
+        assertThat(vm.textProperty().get()).isEqualTo("a = 1\n");
+        assertThat(vm.dirtyProperty().get()).isFalse();
+
+        vm.textProperty().set("a = 2\n");
+        vm.onSnapshot(snapshot(2, "a = 3\n"));
+        assertThat(vm.textProperty().get()).as("an edit is never overwritten").isEqualTo("a = 2\n");
+        assertThat(vm.runningTextProperty().get()).isEqualTo("a = 3\n");
+        assertThat(vm.history()).extracting(HistoryEntry::version).containsExactly(2L, 1L);
+    }
+
+    @Test
+    void validateListsProblemsWithLineAndColumnAndTheCaretGoesThere() {
+        ConfigViewModel vm = vm();
+        vm.onSnapshot(snapshot(1, "a = 1\nb = 2\n"));
+        vm.textProperty().set("a = 1\nb = !!2\n");
+        ConfigResult r = vm.validate().join();
+        assertThat(r.ok()).isFalse();
+        assertThat(vm.problems()).singleElement().satisfies(p -> {
+            assertThat(p.line()).isEqualTo(2);
+            assertThat(p.column()).isEqualTo(5);
+        });
+        int caret = vm.caretIndexOf(vm.problems().get(0));
+        assertThat(vm.textProperty().get().substring(caret)).startsWith("!!2");
+        assertThat(vm.messageProperty().get()).contains("1 error", "nothing applied");
+    }
+
+    @Test
+    void applyWithProblemsAppliesNothing() {
+        ConfigViewModel vm = vm();
+        vm.onSnapshot(snapshot(1, "a = 1\n"));
+        vm.textProperty().set("!!\n");
+        assertThat(vm.apply().join()).isNull();
+        assertThat(applied).isEmpty();
+        assertThat(vm.problems()).hasSize(1);
+    }
+
+    @Test
+    void applyValidTextReportsTheNewVersion() {
+        ConfigViewModel vm = vm();
+        vm.onSnapshot(snapshot(1, "a = 1\n"));
+        vm.textProperty().set("a = 2\n");
+        nextResult = new ReloadResult(true, 2, Instant.now(), new ConfigDiff(List.of(
+                new ConfigDiff.Change("s", "line1", ConfigDiff.Kind.CHANGED, "a = 1", "a = 2"))), List.of());
+        ReloadResult r = vm.apply().join();
+        assertThat(r.applied()).isTrue();
+        assertThat(applied).singleElement().satisfies(c -> assertThat(c.config().source().text()).isEqualTo("a = 2\n"));
+        assertThat(vm.messageProperty().get()).isEqualTo("Version 2 applied (1 change).");
+    }
+
+    @Test
+    void aRejectionFromTheEngineIsListed() {
+        ConfigViewModel vm = vm();
+        vm.onSnapshot(snapshot(1, "a = 1\n"));
+        vm.textProperty().set("a = 2\n");
+        nextResult = ReloadResult.rejected(1, Instant.now(),
+                List.of(new ConfigProblem("/etc/lookout.conf", 1, 5, "a", "cross-check failed")));
+        vm.apply().join();
+        assertThat(vm.problems()).extracting(ConfigProblem::message).containsExactly("cross-check failed");
+        assertThat(vm.messageProperty().get()).contains("Rejected", "running version 1 kept");
+    }
+
+    @Test
+    void diffSaysWhatChangesAndRevertRestoresTheRunningText() {
+        ConfigViewModel vm = vm();
+        vm.onSnapshot(snapshot(1, "a = 1\nb = 2\n"));
+        vm.textProperty().set("a = 1\nb = 3\n");
+        ConfigDiff d = vm.diff().join();
+        assertThat(d.changes()).hasSize(1);
+        assertThat(vm.plainDiff()).containsExactly("line2 changed b = 2 → b = 3");
+        assertThat(vm.technicalDiffProperty().get()).isEqualTo("~ line2: b = 2 -> b = 3");
+        vm.revert();
+        assertThat(vm.textProperty().get()).isEqualTo("a = 1\nb = 2\n");
+        assertThat(vm.dirtyProperty().get()).isFalse();
+    }
+
+    @Test
+    void rollBackLoadsAnOlderVersionWithoutApplyingIt() {
+        ConfigViewModel vm = vm();
+        vm.onSnapshot(snapshot(1, "a = 1\n"));
+        vm.onSnapshot(snapshot(2, "a = 2\n"));
+        HistoryEntry v1 = vm.history().get(1);
+        ConfigDiff d = vm.compare(v1).join();
+        assertThat(d.changes()).singleElement().satisfies(c -> {
+            assertThat(c.before()).isEqualTo("a = 1");
+            assertThat(c.after()).isEqualTo("a = 2");
+        });
+        vm.rollBackTo(v1);
+        assertThat(vm.textProperty().get()).isEqualTo("a = 1\n");
+        assertThat(applied).isEmpty();
+    }
+
+    @Test
+    void unstartedShowsTheFileAndItsProblems() {
+        ConfigViewModel vm = vm();
+        vm.showUnstarted("/etc/bad.conf", "x !!\n", List.of(new ConfigProblem("/etc/bad.conf", 1, 3, "", "bad")));
+        assertThat(vm.textProperty().get()).isEqualTo("x !!\n");
+        assertThat(vm.problems()).hasSize(1);
+        assertThat(vm.messageProperty().get()).contains("Not running", "1 error", "Apply to start");
+    }
+}

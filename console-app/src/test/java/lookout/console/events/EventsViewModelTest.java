@@ -1,0 +1,94 @@
+package lookout.console.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import lookout.engine.api.EngineEvent;
+import lookout.engine.api.Severity;
+import lookout.engine.api.Subsystem;
+import org.junit.jupiter.api.Test;
+
+class EventsViewModelTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    private static EngineEvent notice(long millis, Subsystem sub, Severity sev, String msg) {
+        return new EngineEvent.Notice(T0.plusMillis(millis), sub, sev, msg);
+    }
+
+    @Test
+    void aBurstIsFoldedIntoOneSummaryRowUpdatedInPlace() {
+        EventsViewModel vm = new EventsViewModel();
+        List<EngineEvent> burst = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            burst.add(notice(i, Subsystem.RESOLVER, i % 2 == 0 ? Severity.WARNING : Severity.INFO, "upstream " + i));
+        }
+        vm.onEvents(burst.subList(0, 250));
+        EventRow summary = vm.rows().get(FloodGuard.PASS);
+        vm.onEvents(burst.subList(250, 500));
+
+        assertThat(vm.rows()).hasSize(FloodGuard.PASS + 1);
+        assertThat(vm.rows().get(FloodGuard.PASS)).isSameAs(summary);
+        assertThat(summary.summary()).isTrue();
+        assertThat(summary.count()).isEqualTo(500 - FloodGuard.PASS);
+        assertThat(summary.severity()).isEqualTo(Severity.WARNING);
+        assertThat(summary.message()).contains("490 more RESOLVER events", "245 WARNING", "245 INFO", "last: upstream 499");
+    }
+
+    @Test
+    void otherSubsystemsAndLaterWindowsAreNotFolded() {
+        EventsViewModel vm = new EventsViewModel();
+        List<EngineEvent> batch = new ArrayList<>();
+        for (int i = 0; i < 15; i++) {
+            batch.add(notice(i, Subsystem.RESOLVER, Severity.INFO, "r" + i));
+        }
+        batch.add(notice(20, Subsystem.PVA_CLIENT, Severity.INFO, "pva"));
+        batch.add(notice(1500, Subsystem.RESOLVER, Severity.INFO, "after the burst"));
+        vm.onEvents(batch);
+        assertThat(vm.rows()).extracting(EventRow::message)
+                .contains("pva", "after the burst")
+                .filteredOn(m -> m.contains("folded")).hasSize(1);
+        assertThat(vm.rows()).hasSize(10 + 1 + 1 + 1);
+    }
+
+    @Test
+    void filterByTextAndSeverity() {
+        EventsViewModel vm = new EventsViewModel();
+        vm.onEvents(List.of(
+                notice(0, Subsystem.CONFIG, Severity.NOTICE, "configuration version 2 applied"),
+                notice(2000, Subsystem.RESOLVER, Severity.WARNING, "upstream 192.0.2.53 demoted: timeout"),
+                notice(4000, Subsystem.PVA_CLIENT, Severity.ERROR, "duplicate PV name ring:demo:1")));
+        vm.minimumSeverityProperty().set(Severity.WARNING);
+        assertThat(vm.visibleRows()).extracting(EventRow::subsystem).containsExactly(Subsystem.RESOLVER, Subsystem.PVA_CLIENT);
+        vm.filterTextProperty().set("demoted");
+        assertThat(vm.visibleRows()).extracting(EventRow::subsystem).containsExactly(Subsystem.RESOLVER);
+        vm.filterTextProperty().set("pva_client");
+        assertThat(vm.visibleRows()).extracting(EventRow::subsystem).containsExactly(Subsystem.PVA_CLIENT);
+    }
+
+    @Test
+    void csvQuotesFieldsAndHasAHeader() {
+        EventsViewModel vm = new EventsViewModel();
+        vm.onEvents(List.of(notice(0, Subsystem.CONFIG, Severity.WARNING, "rejected: a.conf:3:7: expected \"=>\", got ,")));
+        String csv = vm.toCsv();
+        String[] lines = csv.split("\r\n");
+        assertThat(lines[0]).isEqualTo("time,subsystem,severity,count,message");
+        assertThat(lines[1]).endsWith(",CONFIG,WARNING,1,\"rejected: a.conf:3:7: expected \"\"=>\"\", got ,\"");
+        assertThat(lines).hasSize(2);
+    }
+
+    @Test
+    void oldestRowsAreDroppedBeyondTheCap() {
+        EventsViewModel vm = new EventsViewModel();
+        List<EngineEvent> batch = new ArrayList<>();
+        // one event every 2 s: never a burst, so every event is its own row
+        for (int i = 0; i < EventsViewModel.MAX_ROWS + 5; i++) {
+            batch.add(notice(i * 2000L, Subsystem.ENGINE, Severity.INFO, "e" + i));
+        }
+        vm.onEvents(batch);
+        assertThat(vm.rows()).hasSize(EventsViewModel.MAX_ROWS);
+        assertThat(vm.rows().get(0).message()).isEqualTo("e5");
+    }
+}

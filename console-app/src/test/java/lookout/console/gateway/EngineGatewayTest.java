@@ -1,0 +1,156 @@
+package lookout.console.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import lookout.engine.api.ConfigStatus;
+import lookout.engine.api.Engine;
+import lookout.engine.api.EngineEvent;
+import lookout.engine.api.EngineSnapshot;
+import lookout.engine.api.EngineState;
+import lookout.engine.api.ReloadResult;
+import lookout.engine.api.ResolveTrace;
+import lookout.engine.api.Scheduler;
+import lookout.engine.api.Severity;
+import lookout.engine.api.Subsystem;
+import lookout.engine.api.VirtualScheduler;
+import lookout.engine.config.Config;
+import lookout.engine.config.ConfigResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class EngineGatewayTest {
+
+    /** A UI thread stand-in: runs what was handed over only when the test says so. */
+    private final ArrayDeque<Runnable> uiQueue = new ArrayDeque<>();
+    private final FakeEngine engine = new FakeEngine();
+    private final EngineGateway gateway = new EngineGateway(engine, r -> {
+        synchronized (uiQueue) {
+            uiQueue.add(r);
+        }
+    });
+
+    @AfterEach
+    void close() {
+        gateway.close();
+        engine.scheduler.close();
+    }
+
+    private int runUi() {
+        int n = 0;
+        while (true) {
+            Runnable r;
+            synchronized (uiQueue) {
+                r = uiQueue.poll();
+            }
+            if (r == null) {
+                return n;
+            }
+            r.run();
+            n++;
+        }
+    }
+
+    @Test
+    void aSlowUiGetsOnlyTheNewestSnapshotAndOneHandOffAtATime() {
+        List<Long> seen = new ArrayList<>();
+        gateway.onSnapshot(s -> seen.add(s.config().version()));
+        for (int i = 0; i < 50; i++) {
+            gateway.pollOnce(); // the UI is busy: nothing runs
+        }
+        synchronized (uiQueue) {
+            assertThat(uiQueue).as("one pending hand-off, not 50").hasSize(1);
+        }
+        runUi();
+        assertThat(seen).containsExactly(50L);
+
+        gateway.pollOnce();
+        runUi();
+        assertThat(seen).containsExactly(50L, 51L);
+    }
+
+    @Test
+    void eventsArriveInOrderInBatches() {
+        List<String> seen = new ArrayList<>();
+        gateway.onEvents(batch -> batch.forEach(e -> seen.add(e.message())));
+        gateway.open();
+        for (int i = 0; i < 5; i++) {
+            engine.publish("e" + i);
+        }
+        synchronized (uiQueue) {
+            assertThat(uiQueue.size()).as("one hand-off for the burst, plus polls").isLessThanOrEqualTo(2);
+        }
+        runUi();
+        assertThat(seen).containsExactly("e0", "e1", "e2", "e3", "e4");
+    }
+
+    @Test
+    void commandsCompleteOnTheUiExecutor() throws Exception {
+        CompletableFuture<Boolean> f = gateway.searchNow();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!f.isDone() && System.nanoTime() < deadline) {
+            if (runUi() == 0) {
+                Thread.sleep(5); // waiting for the commands thread (real thread, not a protocol timer)
+            }
+        }
+        assertThat(f.get()).isTrue();
+        assertThat(engine.searchNowCalls).isEqualTo(1);
+    }
+
+    /** Just enough engine for the gateway. */
+    static final class FakeEngine implements Engine {
+        final VirtualScheduler scheduler = new VirtualScheduler();
+        final List<Consumer<EngineEvent>> listeners = new CopyOnWriteArrayList<>();
+        long version;
+        volatile int searchNowCalls;
+
+        void publish(String msg) {
+            EngineEvent e = new EngineEvent.Notice(Instant.EPOCH, Subsystem.ENGINE, Severity.INFO, msg);
+            listeners.forEach(l -> l.accept(e));
+        }
+
+        @Override
+        public synchronized EngineSnapshot snapshot() {
+            version++;
+            return new EngineSnapshot(EngineState.RUNNING, Instant.EPOCH, Instant.EPOCH,
+                    new ConfigStatus(version, "", "", Instant.EPOCH, "", null), null, null, null, null, List.of(), List.of());
+        }
+
+        @Override
+        public AutoCloseable subscribe(Consumer<EngineEvent> l) {
+            listeners.add(l);
+            return () -> listeners.remove(l);
+        }
+
+        @Override
+        public CompletableFuture<ResolveTrace> resolve(String name, String type) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException());
+        }
+
+        @Override public void start(Config config) { }
+        @Override public ReloadResult apply(Config candidate) { throw new UnsupportedOperationException(); }
+        @Override public ReloadResult apply(ConfigResult candidate) { throw new UnsupportedOperationException(); }
+        @Override public ReloadResult reload(String text, String sourceName, Path baseDir) { throw new UnsupportedOperationException(); }
+        @Override public void stop() { }
+        @Override public EngineState state() { return EngineState.RUNNING; }
+        @Override public Scheduler scheduler() { return scheduler; }
+        @Override public CompletableFuture<Void> force(String key, String state, Duration ttl) { return CompletableFuture.completedFuture(null); }
+        @Override public CompletableFuture<Void> release(String key) { return CompletableFuture.completedFuture(null); }
+        @Override public CompletableFuture<Void> searchPv(String name) { return CompletableFuture.completedFuture(null); }
+        @Override public CompletableFuture<Void> dropPv(String name) { return CompletableFuture.completedFuture(null); }
+        @Override public CompletableFuture<Void> discoveryPing() { return CompletableFuture.completedFuture(null); }
+        @Override public CompletableFuture<Boolean> searchNow() {
+            searchNowCalls++;
+            return CompletableFuture.completedFuture(true);
+        }
+    }
+}
