@@ -9,7 +9,7 @@ import java.time.Instant;
  * @param state        DISCONNECTED, CONNECTING, VALIDATING or READY
  * @param since        when it entered that state
  * @param searchesSent search messages appended to it
- * @param skipped      ticks skipped because more than 64 KiB was queued
+ * @param skipped      search messages not appended because more than 64 KiB was already queued
  * @param replies      search replies received on it
  * @param lastError    last connection error, or empty
  */

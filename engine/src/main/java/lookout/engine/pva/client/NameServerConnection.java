@@ -154,12 +154,6 @@ final class NameServerConnection {
         }
     }
 
-    /** Queued bytes (for tests and the snapshot). */
-    long queued() {
-        Channel ch = channel;
-        return ch == null ? 0 : ch.unsafe().outboundBuffer() == null ? 0 : ch.unsafe().outboundBuffer().totalPendingWriteBytes();
-    }
-
     void close() {
         closed = true;
         if (channel != null) {

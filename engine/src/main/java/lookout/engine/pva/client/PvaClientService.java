@@ -577,6 +577,24 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         }
     }
 
+    /**
+     * A beacon or search reply that arrived on a socket of this engine's own PVA server (the
+     * shared broadcast port: unicast datagrams go to the most specific bind, which is the
+     * server's). Processed exactly as if the client's own beacon socket had read it.
+     */
+    public void onSharedPortDatagram(DatagramContents contents, InetSocketAddress source) {
+        if (!running || contents.dropped()) {
+            return;
+        }
+        for (Frame f : contents.frames()) {
+            if (f.message() instanceof Beacon b) {
+                onBeacon(b, f.header().version(), source);
+            } else if (f.message() instanceof SearchResponse r) {
+                onSearchResponse(r, f.header().version(), source, false);
+            }
+        }
+    }
+
     private void onBeaconSocketDatagram(DatagramContents contents, InetSocketAddress source) {
         if (!running) {
             return;
@@ -924,7 +942,7 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         b.metric(Metric.counter("lookout_pva_beacons_total", "Beacons received", k.beacons()));
         b.metric(Metric.counter("lookout_pva_discovery_replies_total", "Discovery replies received", k.discoveryReplies()));
         b.metric(Metric.counter("lookout_pva_malformed_total", "Malformed PVA messages dropped", k.malformed()));
-        b.metric(Metric.counter("lookout_pva_server_table_refused_total", "New servers refused by the full table", k.serverTableRefused()));
+        b.metric(Metric.counter("lookout_pva_servers_refused_total", "New servers refused by the full table", k.serverTableRefused()));
         b.metric(Metric.counter("lookout_pva_hurry_ups_total", "Hurry-up revolutions", k.hurryUps()));
         long ready = nameServers.values().stream().filter(NameServerConnection::ready).count();
         b.metric(Metric.gauge("lookout_pva_name_servers_ready", "Name-server connections ready", ready));

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import lookout.engine.api.Scheduler;
+import lookout.engine.pva.wire.Beacon;
 import lookout.engine.pva.wire.DatagramContents;
 import lookout.engine.pva.wire.Frame;
 import lookout.engine.pva.wire.Guid;
@@ -71,6 +72,19 @@ final class SearchResponder {
         return forwarding;
     }
 
+    /**
+     * Where beacons and search replies that reach the server's sockets go: this engine's own PVA
+     * client. The broadcast port is shared, and the kernel gives a unicast datagram to the most
+     * specific bind only — the server's per-address sockets — so a beacon sent to
+     * 127.0.0.1:5076 would never reach the client's wildcard socket (PVXS shares one UDP socket
+     * per port between client and server for the same reason).
+     */
+    void clientSide(java.util.function.BiConsumer<DatagramContents, InetSocketAddress> clientSide) {
+        this.clientSide = clientSide;
+    }
+
+    private java.util.function.BiConsumer<DatagramContents, InetSocketAddress> clientSide;
+
     /** One received datagram, already decoded on the I/O thread. */
     void onDatagram(DatagramContents contents, InetSocketAddress source, Arrival arrival) {
         // seed 002 §4 step 1: the ignore list comes before anything else.
@@ -84,11 +98,17 @@ final class SearchResponder {
         }
         int tags = 0;
         OriginTag tag = null;
+        boolean forClient = false;
         for (Frame f : contents.frames()) {
             if (f.message() instanceof OriginTag t) {
                 tags++;
                 tag = t;
+            } else if (f.message() instanceof Beacon || f.message() instanceof SearchResponse) {
+                forClient = true;
             }
+        }
+        if (forClient && clientSide != null && tags == 0) {
+            clientSide.accept(contents, source);
         }
         for (Frame f : contents.frames()) {
             if (f.message() instanceof SearchRequest req) {

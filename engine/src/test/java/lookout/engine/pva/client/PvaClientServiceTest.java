@@ -334,6 +334,47 @@ class PvaClientServiceTest {
     }
 
     @Test
+    void discoveryAtStartOnlyWhenConfigured() throws Exception {
+        PvaConfig base = TestContext.pva(List.of(new PvaConfig.PvaAddress("127.0.0.1", fakeServer.getLocalPort())),
+                List.of(), broadcastPort, List.of(), List.of());
+        // passive by default: nothing is sent at start
+        start(List.of(), List.of());
+        ctx.virtual().advance(Duration.ofSeconds(5));
+        assertThat(snap().counters().discoveryPings()).isZero();
+        ctx.virtual().call(() -> {
+            svc.stop();
+            return null;
+        });
+        fakeServer.setSoTimeout(300);
+        org.junit.jupiter.api.Assertions.assertThrows(SocketTimeoutException.class,
+                () -> receiveSearch(new ArrayList<>()));
+        fakeServer.setSoTimeout(5000);
+        PvaConfig active = new PvaConfig(base.addrList(), false, List.of(), broadcastPort, 5075, List.of(), false,
+                List.of(), base.server(), List.of(), true, List.of());
+        svc = new PvaClientService();
+        ctx.virtual().call(() -> {
+            svc.start(ctx, TestContext.config(active));
+            return null;
+        });
+        assertThat(receiveSearch(new ArrayList<>()).discoveryPing()).isTrue();
+        assertThat(snap().counters().discoveryPings()).isEqualTo(1);
+    }
+
+    @Test
+    void beaconPortIsSharedWithAnotherPvaProcess() throws Exception {
+        // another PVA process already holds the port (with SO_REUSEADDR, as PVXS and core-pva do)
+        try (java.nio.channels.DatagramChannel other = java.nio.channels.DatagramChannel.open(
+                java.net.StandardProtocolFamily.INET)) {
+            other.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+            other.bind(new InetSocketAddress(broadcastPort));
+            start(List.of(), List.of());
+            assertThat(svc.beaconPort()).isEqualTo(broadcastPort);
+            assertThat(snap().beaconPort()).isEqualTo(broadcastPort);
+            assertThat(ctx.events(EngineEvent.Notice.class)).isEmpty();
+        }
+    }
+
+    @Test
     void malformedDatagramsAreCounted() throws Exception {
         start(List.of(), List.of());
         byte[] junk = {(byte) 0xCA, 2, 0, 4, 0, 0, 0, 99, 1, 2, 3};
