@@ -1,7 +1,6 @@
 package lookout.engine.weighted;
 
 import java.net.InetAddress;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,23 +64,9 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         this.draws = ctx.random() instanceof SecureRandom
                 ? new SplittableRandom(ctx.random().nextLong()) : ctx.random();
         this.health = new HealthMonitors(ctx.scheduler(), ctx.io(), ctx::publish, this::recompute, MAX_CONCURRENT_PROBES);
-        this.forced = new ForcedStates(stateDir(ctx, config), ctx.scheduler(), ctx::publish, this::applyForced);
+        this.forced = new ForcedStates(ctx.stateDir(), ctx.scheduler(), ctx::publish, this::applyForced);
         install(config);
         forced.start();
-    }
-
-    /**
-     * The state directory for {@code config}. The engine resolves {@code state_dir} from its
-     * running configuration, which is not yet set while services start; until it is, the
-     * context answers its fallback {@code state}, and the configuration being started is the
-     * one that counts (a test override of the context still wins).
-     */
-    static Path stateDir(ServiceContext ctx, Config config) {
-        Path dir = ctx.stateDir();
-        if (dir.equals(Path.of("state")) && config.stateDir() != null) {
-            dir = config.stateDir();
-        }
-        return dir;
     }
 
     @Override
