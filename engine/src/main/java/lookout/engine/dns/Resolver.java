@@ -168,7 +168,7 @@ final class Resolver {
         }
         String[] candidates;
         // SPEC §Resolver: search domains apply to single-label names
-        if (Names.labelCount(name) == 1 && !config.search().isEmpty()) {
+        if (!config.search().isEmpty() && Names.labelCount(name) == 1) {
             List<String> c = new ArrayList<>();
             for (String s : config.search()) {
                 String d = Names.normalize(s);
