@@ -152,22 +152,32 @@ public final class ResolverService implements Service, Commands.Resolver {
             for (InetSocketAddress a : addresses) {
                 StandardProtocolFamily fam = a.getAddress() instanceof java.net.Inet6Address
                         ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
-                DatagramChannel udp = DatagramChannel.open(fam);
-                try {
-                    udp.bind(a);
-                } catch (IOException e) {
-                    udp.close();
-                    throw new IOException("resolver cannot listen on " + a + " (UDP): " + e.getMessage(), e);
-                }
-                InetSocketAddress actual = (InetSocketAddress) udp.getLocalAddress();
-                ServerSocketChannel tcp = ServerSocketChannel.open(fam);
-                try {
-                    tcp.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
-                    tcp.bind(new InetSocketAddress(actual.getAddress(), actual.getPort()), 128);
-                } catch (IOException e) {
-                    udp.close();
-                    tcp.close();
-                    throw new IOException("resolver cannot listen on " + actual + " (TCP): " + e.getMessage(), e);
+                DatagramChannel udp = null;
+                ServerSocketChannel tcp = null;
+                InetSocketAddress actual = null;
+                // port 0: UDP picks the port and TCP must get the same one; another process may
+                // hold it for TCP, so try a few ports (bounded)
+                for (int attempt = 0; attempt < 20 && tcp == null; attempt++) {
+                    udp = DatagramChannel.open(fam);
+                    try {
+                        udp.bind(a);
+                    } catch (IOException e) {
+                        udp.close();
+                        throw new IOException("resolver cannot listen on " + a + " (UDP): " + e.getMessage(), e);
+                    }
+                    actual = (InetSocketAddress) udp.getLocalAddress();
+                    ServerSocketChannel t = ServerSocketChannel.open(fam);
+                    try {
+                        t.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+                        t.bind(new InetSocketAddress(actual.getAddress(), actual.getPort()), 128);
+                        tcp = t;
+                    } catch (IOException e) {
+                        t.close();
+                        udp.close();
+                        if (a.getPort() != 0 || attempt == 19) {
+                            throw new IOException("resolver cannot listen on " + actual + " (TCP): " + e.getMessage(), e);
+                        }
+                    }
                 }
                 NioDatagramChannel u = new NioDatagramChannel(udp);
                 u.pipeline().addLast(new UdpHandler(u));
