@@ -14,4 +14,5 @@ module lookout.engine {
 
     exports lookout.engine.api;
     exports lookout.engine.config;
+    exports lookout.engine.config.vscf;
 }

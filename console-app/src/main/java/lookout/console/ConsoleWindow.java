@@ -54,9 +54,9 @@ public final class ConsoleWindow implements AutoCloseable {
     private final MainViewModel mainVm = new MainViewModel();
     private final ConfigViewModel configVm;
     private final EventsViewModel eventsVm = new EventsViewModel();
-    private final ResolverViewModel resolverVm = new ResolverViewModel();
-    private final PoolsViewModel poolsVm = new PoolsViewModel();
-    private final PvaViewModel pvaVm = new PvaViewModel();
+    private final ResolverViewModel resolverVm;
+    private final PoolsViewModel poolsVm;
+    private final PvaViewModel pvaVm;
     private final Scene scene;
     private final MainView mainView;
     private final Timeline ageTicker;
@@ -70,6 +70,20 @@ public final class ConsoleWindow implements AutoCloseable {
             return t;
         });
         this.configVm = new ConfigViewModel(loader, parser, Platform::runLater, gateway::apply);
+        EngineGateway g = gateway;
+        this.resolverVm = new ResolverViewModel(gateway::resolve);
+        this.poolsVm = new PoolsViewModel(new PoolsViewModel.Commands() {
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> force(String key, String state, java.time.Duration ttl) {
+                return g.force(key, state, ttl);
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> release(String key) {
+                return g.release(key);
+            }
+        });
+        this.pvaVm = new PvaViewModel();
 
         Map<String, Parent> panes = new LinkedHashMap<>();
         panes.put(RESOLVER, ResolverView.load(resolverVm));
@@ -92,6 +106,7 @@ public final class ConsoleWindow implements AutoCloseable {
             pvaVm.onSnapshot(s);
         });
         gateway.onEvents(eventsVm::onEvents);
+        gateway.onEvents(resolverVm::onEvents);
         ageTicker = new Timeline(new KeyFrame(Duration.seconds(1), e -> mainVm.tick(System.nanoTime())));
         ageTicker.setCycleCount(Timeline.INDEFINITE);
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import lookout.console.cli.CheckConfig;
 import lookout.console.cli.Headless;
 import lookout.console.cli.Invocation;
+import lookout.console.cli.OneLineLogging;
 import lookout.console.cli.UsageException;
 import lookout.console.cli.Version;
 
@@ -59,6 +60,9 @@ public final class Main {
     }
 
     private static void console(Invocation inv) {
+        // The same one-line log format as headless, on standard error: standard output carries
+        // the "first frame" line that startup benchmarks read.
+        OneLineLogging.install(System.err, inv.logLevel());
         LookoutApp.launchConsole(inv.config());
     }
 }

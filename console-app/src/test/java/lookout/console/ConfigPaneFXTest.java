@@ -67,12 +67,12 @@ class ConfigPaneFXTest {
         waitFor(() -> editor.getText().equals(TestConsole.MINIMAL));
         waitFor(() -> label(robot, "#statusVersion").startsWith("Configuration: version 1 ("));
 
-        // Type a misspelt key at the start of line 4 (inside resolver { }), where the caret is put.
+        // Type a misspelt key at the start of line 4 (the last line inside resolver { }).
         int line4 = lookout.console.configpane.TextPositions.indexOf(editor.getText(), 4, 1);
         robot.clickOn(editor);
         robot.interact(() -> editor.positionCaret(line4));
         robot.write("  cache_sise => 100\n");
-        assertThat(editor.getText()).contains("  cache_sise => 100\n  listen");
+        assertThat(editor.getText()).contains("  listen => [ 127.0.0.1:0 ]\n  cache_sise => 100\n}");
 
         robot.clickOn("#validateButton");
         @SuppressWarnings("unchecked")
@@ -95,7 +95,11 @@ class ConfigPaneFXTest {
         assertThat(console.engine.snapshot().config().version()).isEqualTo(1);
 
         // Fix the typo from the keyboard: select "sise" and type "size".
-        robot.interact(() -> editor.selectRange(editor.getCaretPosition() + 6, editor.getCaretPosition() + 10));
+        int typo = editor.getText().indexOf("cache_sise") + "cache_".length();
+        robot.interact(() -> {
+            editor.requestFocus();
+            editor.selectRange(typo, typo + 4);
+        });
         robot.write("size");
         assertThat(editor.getText()).contains("  cache_size => 100\n");
 

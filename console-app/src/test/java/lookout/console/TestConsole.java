@@ -22,21 +22,49 @@ final class TestConsole {
      * Loopback only, ephemeral ports, auto address lists off, no PVA server: nothing fixed, nothing
      * broadcast. Line 1 is a comment so that the tests' line numbers are easy to read.
      */
-    static final String MINIMAL = """
+    static final String MINIMAL = minimal(freeUdpPort(), freeUdpPort());
+
+    private static String minimal(int broadcastPort, int serverPort) {
+        return with("", "", broadcastPort, serverPort);
+    }
+
+    /**
+     * A test configuration: {@code resolverExtra} goes inside {@code resolver { }} after its
+     * listen line (line 3), {@code sections} after the resolver section.
+     */
+    static String with(String resolverExtra, String sections) {
+        return with(resolverExtra, sections, freeUdpPort(), freeUdpPort());
+    }
+
+    private static String with(String resolverExtra, String sections, int broadcastPort, int serverPort) {
+        return """
             # Lookout console FX test configuration
             resolver => {
               listen => [ 127.0.0.1:0 ]
-            }
-            pva => {
+            %s}
+            %spva => {
               addr_list => [ 127.0.0.1 ]
               auto_addr_list => false
               auto_beacon_addr_list => false
               beacon_addr_list => [ ]
-              broadcast_port => 0
-              server_port => 0
+              broadcast_port => %d
+              server_port => %d
               server => { enable => false }
             }
-            """;
+            """.formatted(resolverExtra, sections, broadcastPort, serverPort);
+    }
+
+    /**
+     * A UDP port free right now (pva ports must be 1..65535, so 0 cannot be written): bound on
+     * loopback and released, so that concurrent test runs do not collide on 5075/5076.
+     */
+    static int freeUdpPort() {
+        try (java.net.DatagramSocket s = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     final VirtualScheduler scheduler = new VirtualScheduler();
     final Engine engine;
@@ -58,10 +86,14 @@ final class TestConsole {
 
     /** The minimal configuration, parsed by the real parser when it exists, else built by hand. */
     ConfigResult minimal(Path dir) {
+        return parse(MINIMAL, dir);
+    }
+
+    ConfigResult parse(String text, Path dir) {
         if (parserAvailable(dir)) {
-            return loader.parse(MINIMAL, dir.resolve("test.conf").toString(), dir);
+            return loader.parse(text, dir.resolve("test.conf").toString(), dir);
         }
-        Config c = new Config(ConfigSource.of(dir.resolve("test.conf").toString(), dir, MINIMAL), null, Map.of(),
+        Config c = new Config(ConfigSource.of(dir.resolve("test.conf").toString(), dir, text), null, Map.of(),
                 Map.of(), null, null, null, dir);
         return new ConfigResult(c, List.of());
     }

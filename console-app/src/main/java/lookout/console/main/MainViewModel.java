@@ -4,7 +4,10 @@ import java.time.Duration;
 import lookout.engine.api.ConfigStatus;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.EngineState;
+import lookout.engine.api.PoolsSnapshot;
+import lookout.engine.api.PvaServerSnapshot;
 import lookout.engine.api.ReloadResult;
+import lookout.engine.api.ResolverSnapshot;
 import lookout.console.widgets.Indicator;
 import lookout.console.widgets.Indicator.Level;
 
@@ -118,13 +121,80 @@ public final class MainViewModel {
                 configSummary.set("Config v" + c.version() + " · last reload rejected", Level.ADVISORY);
             }
         }
-        resolverSummary.set(s.resolver() == null ? "Resolver: not running" : "Resolver: running",
-                s.resolver() == null ? Level.INACTIVE : Level.NORMAL);
-        poolsSummary.set(s.pools() == null ? "Pools: not running" : "Pools: running",
-                s.pools() == null ? Level.INACTIVE : Level.NORMAL);
-        boolean pva = s.pva() != null || s.pvaServer() != null;
-        pvaSummary.set(pva ? "PVA: running" : "PVA: not running", pva ? Level.NORMAL : Level.INACTIVE);
+        summarizeResolver(s);
+        summarizePools(s);
+        summarizePva(s);
         tick(receivedNanos);
+    }
+
+    /** Refused counter samples (snapshot time, count) over the last minute, oldest first. */
+    private final java.util.ArrayDeque<long[]> refusedSamples = new java.util.ArrayDeque<>();
+
+    private void summarizeResolver(EngineSnapshot s) {
+        ResolverSnapshot r = s.resolver();
+        if (r == null) {
+            resolverSummary.set("Resolver: not running", Level.INACTIVE);
+            refusedSamples.clear();
+            return;
+        }
+        int total = 0;
+        int healthy = 0;
+        for (ResolverSnapshot.Scope sc : r.scopes()) {
+            if (sc.fallback()) {
+                continue; // seed 000 §4.6.3: fallback marks are not reported
+            }
+            for (ResolverSnapshot.Server sv : sc.servers()) {
+                total++;
+                if (!sv.demoted()) {
+                    healthy++;
+                }
+            }
+        }
+        long now = s.takenAt().toEpochMilli();
+        refusedSamples.addLast(new long[] {now, r.refused()});
+        while (refusedSamples.size() > 1 && refusedSamples.peekFirst()[0] < now - 60_000) {
+            refusedSamples.removeFirst();
+        }
+        long[] first = refusedSamples.peekFirst();
+        long refusedPerMinute = Math.max(0, r.refused() - first[1]);
+        String text = "Resolver: servers " + healthy + "/" + total + " healthy · in flight " + r.inFlight() + "/"
+                + r.inFlightCeiling() + " · refused " + refusedPerMinute + "/min";
+        resolverSummary.set(text, healthy < total || refusedPerMinute > 0 ? Level.ADVISORY : Level.NORMAL);
+    }
+
+    private void summarizePools(EngineSnapshot s) {
+        PoolsSnapshot p = s.pools();
+        if (p == null || !p.running()) {
+            poolsSummary.set("Pools: not running", Level.INACTIVE);
+            return;
+        }
+        int ok = 0;
+        int failover = 0;
+        for (PoolsSnapshot.PoolResource r : p.resources()) {
+            boolean fo = r.families().stream().anyMatch(PoolsSnapshot.PoolFamily::failover);
+            if (fo) {
+                failover++;
+            } else {
+                ok++;
+            }
+        }
+        poolsSummary.set("Pools: " + ok + " OK / " + failover + " in FAILOVER",
+                failover > 0 ? Level.ADVISORY : Level.NORMAL);
+    }
+
+    private void summarizePva(EngineSnapshot s) {
+        PvaServerSnapshot own = s.pvaServer();
+        boolean client = s.pva() != null;
+        if (!client && (own == null || !own.running())) {
+            pvaSummary.set("PVA: not running", Level.INACTIVE);
+            return;
+        }
+        StringBuilder sb = new StringBuilder("PVA:");
+        sb.append(client ? " client running" : " client not running");
+        if (own != null && own.running()) {
+            sb.append(" · own server answering (").append(own.namesClaimed()).append(" names claimed)");
+        }
+        pvaSummary.set(sb.toString(), Level.NORMAL);
     }
 
     /** Called about once a second (and after each snapshot) to age the data indicator. */

@@ -2,10 +2,23 @@ package lookout.console.pools;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Locale;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.value.ObservableValue;
 import javafx.fxml.FXML;
 import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
+import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
 import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.TreeTableCell;
+import javafx.scene.control.TreeTableColumn;
+import javafx.scene.control.TreeTableView;
+import javafx.scene.layout.HBox;
+import lookout.console.widgets.Indicator;
 import lookout.console.widgets.IndicatorLabel;
 
 /** Controller of {@code PoolsView.fxml}. */
@@ -15,6 +28,20 @@ public final class PoolsView {
 
     @FXML private Label statusLabel;
     @FXML private Label detailLabel;
+    @FXML private Label actionLabel;
+    @FXML private Button forceUpButton;
+    @FXML private Button forceDownButton;
+    @FXML private Button releaseButton;
+    @FXML private TreeTableView<PoolRow> tree;
+    @FXML private TreeTableColumn<PoolRow, String> nameColumn;
+    @FXML private TreeTableColumn<PoolRow, String> targetColumn;
+    @FXML private TreeTableColumn<PoolRow, Number> weightColumn;
+    @FXML private TreeTableColumn<PoolRow, String> monitoredColumn;
+    @FXML private TreeTableColumn<PoolRow, String> forcedColumn;
+    @FXML private TreeTableColumn<PoolRow, String> effectiveColumn;
+    @FXML private TreeTableColumn<PoolRow, Number> liveColumn;
+    @FXML private TreeTableColumn<PoolRow, PoolRow> oddsColumn;
+    @FXML private TreeTableColumn<PoolRow, String> noteColumn;
 
     public PoolsView(PoolsViewModel vm) {
         this.vm = vm;
@@ -30,10 +57,167 @@ public final class PoolsView {
         }
     }
 
+    private static <T> void column(TreeTableColumn<PoolRow, T> c, Function<PoolRow, ObservableValue<T>> value) {
+        c.setCellValueFactory(f -> f.getValue() == null || f.getValue().getValue() == null ? null
+                : value.apply(f.getValue().getValue()));
+    }
+
     @FXML
     private void initialize() {
         statusLabel.getStyleClass().add("indicator");
         IndicatorLabel.bind(statusLabel, vm.status());
         detailLabel.textProperty().bind(vm.detailProperty());
+        actionLabel.textProperty().bind(vm.actionMessageProperty());
+        tree.setRoot(vm.root());
+        tree.setPlaceholder(new Label("No resources."));
+        column(nameColumn, r -> r.name);
+        column(targetColumn, r -> r.target);
+        column(weightColumn, r -> r.weight);
+        column(monitoredColumn, r -> r.monitored);
+        column(forcedColumn, r -> r.forced);
+        column(effectiveColumn, r -> r.effective);
+        column(liveColumn, r -> r.liveWeight);
+        column(noteColumn, r -> r.note);
+        oddsColumn.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue().getValue()));
+        oddsColumn.setCellFactory(c -> new OddsCell());
+        effectiveColumn.setCellFactory(c -> new StateCell());
+        monitoredColumn.setCellFactory(c -> new StateCell());
+        forcedColumn.setCellFactory(c -> new StateCell());
+
+        var selectedItem = tree.getSelectionModel().selectedItemProperty();
+        javafx.beans.binding.BooleanBinding notAddress = javafx.beans.binding.Bindings.createBooleanBinding(
+                () -> selectedItem.get() == null || selectedItem.get().getValue().kind() != PoolRow.Kind.ITEM, selectedItem);
+        forceUpButton.disableProperty().bind(notAddress);
+        forceDownButton.disableProperty().bind(notAddress);
+        releaseButton.disableProperty().bind(notAddress);
+    }
+
+    private PoolRow selectedAddress() {
+        var t = tree.getSelectionModel().getSelectedItem();
+        return t == null || t.getValue().kind() != PoolRow.Kind.ITEM ? null : t.getValue();
+    }
+
+    @FXML
+    private void onForceUp() {
+        confirmAndForce("UP");
+    }
+
+    @FXML
+    private void onForceDown() {
+        confirmAndForce("DOWN");
+    }
+
+    private void confirmAndForce(String state) {
+        PoolRow row = selectedAddress();
+        if (row == null) {
+            return;
+        }
+        if (confirm("Force " + state, "Force " + PoolsViewModel.forceKey(row) + " " + state
+                + " until released? Every resource using " + row.target() + " is affected; the state is kept across restarts.")) {
+            vm.force(row, state);
+        }
+    }
+
+    @FXML
+    private void onRelease() {
+        PoolRow row = selectedAddress();
+        if (row != null && confirm("Release", "Release the forced state of " + PoolsViewModel.forceKey(row)
+                + "? Its monitors decide again.")) {
+            vm.release(row);
+        }
+    }
+
+    private boolean confirm(String title, String text) {
+        Alert a = new Alert(Alert.AlertType.CONFIRMATION, text);
+        a.setHeaderText(title);
+        if (tree.getScene() != null) {
+            a.initOwner(tree.getScene().getWindow());
+        }
+        ((Button) a.getDialogPane().lookupButton(ButtonType.OK)).setId("confirmForce");
+        return a.showAndWait().filter(b -> b == ButtonType.OK).isPresent();
+    }
+
+    /** DOWN and FAILOVER are abnormal: icon, text, border and colour; UP is neutral. */
+    private static final class StateCell extends TreeTableCell<PoolRow, String> {
+        private final Indicator indicator = new Indicator();
+        private final Label label = new Label();
+
+        StateCell() {
+            label.getStyleClass().add("indicator");
+            IndicatorLabel.bind(label, indicator);
+        }
+
+        @Override
+        protected void updateItem(String v, boolean empty) {
+            super.updateItem(v, empty);
+            if (empty || v == null || v.isEmpty()) {
+                setGraphic(null);
+                return;
+            }
+            boolean abnormal = v.contains("DOWN") || v.contains("FAILOVER");
+            indicator.set(v, abnormal ? Indicator.Level.ADVISORY : Indicator.Level.NORMAL);
+            setGraphic(label);
+        }
+    }
+
+    /**
+     * Odds: an address or group gets a 0–100 % bar with its probability; a family in a single
+     * mode gets one segmented bar whose parts are its addresses' shares (they add up to 1).
+     */
+    private static final class OddsCell extends TreeTableCell<PoolRow, PoolRow> {
+        private final ProgressBar bar = new ProgressBar();
+        private final Label text = new Label();
+        private final HBox box = new HBox(6, bar, text);
+        private final HBox segments = new HBox(1);
+
+        OddsCell() {
+            bar.setPrefWidth(110);
+            segments.setPrefWidth(180);
+            segments.getStyleClass().add("odds-segments");
+        }
+
+        @Override
+        protected void updateItem(PoolRow row, boolean empty) {
+            super.updateItem(row, empty);
+            if (empty || row == null) {
+                setGraphic(null);
+                return;
+            }
+            if (row.kind() == PoolRow.Kind.FAMILY && row.single.get()) {
+                var children = getTableRow() == null || getTableRow().getTreeItem() == null ? null
+                        : getTableRow().getTreeItem().getChildren();
+                segments.getChildren().clear();
+                if (children != null) {
+                    int i = 0;
+                    for (var child : children) {
+                        double p = child.getValue().odds();
+                        if (p <= 0) {
+                            continue;
+                        }
+                        javafx.scene.layout.Region seg = new javafx.scene.layout.Region();
+                        seg.getStyleClass().addAll("odds-segment", i++ % 2 == 0 ? "odds-even" : "odds-odd");
+                        seg.setPrefWidth(180 * p);
+                        seg.setMinWidth(2);
+                        seg.setPrefHeight(12);
+                        javafx.scene.control.Tooltip.install(seg, new javafx.scene.control.Tooltip(
+                                child.getValue().name() + " " + percent(p)));
+                        segments.getChildren().add(seg);
+                    }
+                }
+                setGraphic(segments);
+                return;
+            }
+            if (row.odds() < 0) {
+                setGraphic(null);
+                return;
+            }
+            bar.setProgress(row.odds());
+            text.setText(percent(row.odds()));
+            setGraphic(box);
+        }
+
+        static String percent(double p) {
+            return String.format(Locale.ROOT, "%.1f %%", p * 100);
+        }
     }
 }

@@ -1,23 +1,52 @@
 package lookout.console.pools;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.scene.control.TreeItem;
 import lookout.console.widgets.Indicator;
 import lookout.engine.api.EngineSnapshot;
+import lookout.engine.api.PoolsSnapshot;
 
 /**
- * The pools pane without a toolkit. It reads only its section of the snapshot; a null section
- * means the service is not running, and the pane says so instead of showing anything invented.
+ * The Pools pane without a toolkit: resource → family → group → address with weight, monitored,
+ * forced and effective state, live weight and exact odds (computed by the engine, seed 001), the
+ * FAILOVER badge, and force UP / DOWN / release.
  *
- * <p>Concurrency: UI thread only.
+ * <p>Concurrency: UI thread only. The tree's items are created once per key and updated in place.
+ * ({@link TreeItem} is a plain model class; it needs no toolkit.)
  */
 public final class PoolsViewModel {
 
+    /** The pools commands this pane sends (the gateway in the console). */
+    public interface Commands {
+        CompletableFuture<Void> force(String key, String state, Duration ttl);
+
+        CompletableFuture<Void> release(String key);
+    }
+
+    private final Commands commands;
     private final Indicator status = new Indicator();
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper actionMessage = new ReadOnlyStringWrapper("");
+    private final BooleanProperty running = new SimpleBooleanProperty();
+    private final TreeItem<PoolRow> root = new TreeItem<>(new PoolRow(PoolRow.Kind.RESOURCE, ""));
+    private final Map<String, TreeItem<PoolRow>> items = new HashMap<>();
+    private int familiesOk;
+    private int familiesFailover;
 
-    public PoolsViewModel() {
+    public PoolsViewModel(Commands commands) {
+        this.commands = commands;
         status.set("Waiting for the first snapshot…", Indicator.Level.INACTIVE);
+        root.setExpanded(true);
     }
 
     public Indicator status() {
@@ -28,13 +57,200 @@ public final class PoolsViewModel {
         return detail.getReadOnlyProperty();
     }
 
+    public ReadOnlyStringProperty actionMessageProperty() {
+        return actionMessage.getReadOnlyProperty();
+    }
+
+    public BooleanProperty runningProperty() {
+        return running;
+    }
+
+    public TreeItem<PoolRow> root() {
+        return root;
+    }
+
+    /** Families answering normally, for the summary strip. */
+    public int familiesOk() {
+        return familiesOk;
+    }
+
+    /** Families in failover, for the summary strip. */
+    public int familiesFailover() {
+        return familiesFailover;
+    }
+
+    /** The row with this key ({@code resource}, {@code resource/family}, {@code …/group}, {@code …/label}), or null. */
+    public PoolRow row(String key) {
+        TreeItem<PoolRow> t = items.get(key);
+        return t == null ? null : t.getValue();
+    }
+
     public void onSnapshot(EngineSnapshot s) {
-        if (s.pools() == null) {
-            status.set("Not running: the engine has no weighted pools or monitors running.", Indicator.Level.INACTIVE);
-            detail.set("Nothing to show. No data is invented here: this pane fills in when the engine reports weighted pools and monitors.");
-        } else {
-            status.set("Running.", Indicator.Level.NORMAL);
-            detail.set("The engine reports weighted pools and monitors as running but publishes no further details in this build.");
+        PoolsSnapshot p = s.pools();
+        if (p == null || !p.running()) {
+            running.set(false);
+            status.set("Not running: the engine has no weighted pools running.", Indicator.Level.INACTIVE);
+            detail.set("No resources to show: nothing here is invented.");
+            sync(root, List.of());
+            familiesOk = 0;
+            familiesFailover = 0;
+            return;
         }
+        running.set(true);
+        Map<String, PoolsSnapshot.PoolMonitor> forcedByTarget = new HashMap<>();
+        Map<String, List<PoolsSnapshot.PoolMonitor>> monitorsByTarget = new HashMap<>();
+        for (PoolsSnapshot.PoolMonitor m : p.monitors()) {
+            monitorsByTarget.computeIfAbsent(m.target(), k -> new ArrayList<>()).add(m);
+            if (m.forcedState() != null) {
+                forcedByTarget.put(m.target(), m);
+            }
+        }
+        int ok = 0;
+        int fo = 0;
+        List<TreeItem<PoolRow>> resources = new ArrayList<>();
+        for (PoolsSnapshot.PoolResource r : p.resources()) {
+            TreeItem<PoolRow> rt = item(PoolRow.Kind.RESOURCE, r.name());
+            PoolRow rr = rt.getValue();
+            rr.name.set(r.name());
+            rr.target.set(r.kind());
+            rr.note.set(r.answers() + " answers drawn");
+            List<TreeItem<PoolRow>> fams = new ArrayList<>();
+            long total = 0;
+            long live = 0;
+            boolean anyFailover = false;
+            for (PoolsSnapshot.PoolFamily f : r.families()) {
+                String fk = r.name() + "/" + f.family();
+                TreeItem<PoolRow> ft = item(PoolRow.Kind.FAMILY, fk);
+                PoolRow fr = ft.getValue();
+                fr.name.set(f.family());
+                fr.target.set(f.mode());
+                fr.weight.set(f.totalWeight());
+                fr.liveWeight.set(f.liveWeight());
+                fr.failover.set(f.failover());
+                fr.single.set(f.mode().endsWith("single") || f.mode().equals("cname"));
+                fr.note.set((f.failover() ? "FAILOVER: " : "") + "live " + f.liveWeight() + " / up_weight " + f.upWeight()
+                        + String.format(Locale.ROOT, " (up_thresh %.2f)", f.upThresh()));
+                fr.effective.set(f.failover() ? "FAILOVER" : "");
+                total += f.totalWeight();
+                live += f.liveWeight();
+                anyFailover |= f.failover();
+                if (f.failover()) {
+                    fo++;
+                } else {
+                    ok++;
+                }
+                boolean grouped = f.mode().startsWith("grouped");
+                List<TreeItem<PoolRow>> groupItems = new ArrayList<>();
+                for (PoolsSnapshot.PoolGroup g : f.groups()) {
+                    List<TreeItem<PoolRow>> leafs = new ArrayList<>();
+                    for (PoolsSnapshot.PoolItem it : g.items()) {
+                        TreeItem<PoolRow> lt = item(PoolRow.Kind.ITEM, fk + "/" + it.label());
+                        PoolRow lr = lt.getValue();
+                        lr.name.set(it.label());
+                        lr.target.set(it.target());
+                        lr.weight.set(it.weight());
+                        lr.liveWeight.set(it.dynamicWeight());
+                        lr.odds.set(it.probability());
+                        lr.monitored.set(monitoredState(it, monitorsByTarget.get(it.target())));
+                        PoolsSnapshot.PoolMonitor forced = forcedByTarget.get(it.target());
+                        lr.forced.set(forced == null ? "" : forced.forcedState());
+                        lr.effective.set(it.down() ? "DOWN" : "UP");
+                        leafs.add(lt);
+                    }
+                    if (grouped) {
+                        TreeItem<PoolRow> gt = item(PoolRow.Kind.GROUP, fk + "/" + g.name());
+                        PoolRow gr = gt.getValue();
+                        gr.name.set(g.name());
+                        gr.weight.set(g.weight());
+                        gr.liveWeight.set(g.liveWeight());
+                        gr.odds.set(g.probability());
+                        sync(gt, leafs);
+                        groupItems.add(gt);
+                    } else {
+                        groupItems.addAll(leafs);
+                    }
+                }
+                sync(ft, groupItems);
+                fams.add(ft);
+            }
+            rr.weight.set(total);
+            rr.liveWeight.set(live);
+            rr.effective.set(anyFailover ? "FAILOVER" : "");
+            sync(rt, fams);
+            resources.add(rt);
+        }
+        sync(root, resources);
+        familiesOk = ok;
+        familiesFailover = fo;
+        if (fo > 0) {
+            status.set(fo + " famil" + (fo == 1 ? "y" : "ies") + " in FAILOVER, " + ok + " OK", Indicator.Level.ADVISORY);
+        } else {
+            status.set("Running: " + ok + " famil" + (ok == 1 ? "y" : "ies") + " OK.", Indicator.Level.NORMAL);
+        }
+        detail.set(p.resources().size() + " resources · " + p.monitors().size() + " monitors · " + p.forced().size()
+                + " forced entries" + (p.adminStateError() == null ? "" : " · admin_state ERROR: " + p.adminStateError()));
+    }
+
+    private static String monitoredState(PoolsSnapshot.PoolItem it, List<PoolsSnapshot.PoolMonitor> monitors) {
+        if (monitors == null || monitors.isEmpty()) {
+            return it.monitoredDown() ? "DOWN" : "UP";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (PoolsSnapshot.PoolMonitor m : monitors) {
+            if (sb.length() > 0) {
+                sb.append(", ");
+            }
+            sb.append(m.serviceType()).append(' ').append(m.monitoredState());
+        }
+        return sb.toString();
+    }
+
+    private TreeItem<PoolRow> item(PoolRow.Kind kind, String key) {
+        return items.computeIfAbsent(kind + ":" + key, k -> {
+            TreeItem<PoolRow> t = new TreeItem<>(new PoolRow(kind, key));
+            t.setExpanded(kind != PoolRow.Kind.ITEM);
+            return t;
+        });
+    }
+
+    /** Children in order, touching the list only when membership or order changed. */
+    private void sync(TreeItem<PoolRow> parent, List<TreeItem<PoolRow>> children) {
+        if (!parent.getChildren().equals(children)) {
+            for (TreeItem<PoolRow> gone : parent.getChildren()) {
+                if (!children.contains(gone)) {
+                    forget(gone);
+                }
+            }
+            parent.getChildren().setAll(children);
+        }
+    }
+
+    private void forget(TreeItem<PoolRow> t) {
+        items.remove(t.getValue().kind() + ":" + t.getValue().key());
+        t.getChildren().forEach(this::forget);
+    }
+
+    // ------------------------------------------------------------------ actions
+
+    /** The admin_state glob that covers every monitor of an address: {@code 192.0.2.1/*}. */
+    public static String forceKey(PoolRow row) {
+        return row.target() + "/*";
+    }
+
+    /** Forces an address (every service type on it) UP or DOWN until released. */
+    public CompletableFuture<Void> force(PoolRow row, String state) {
+        String key = forceKey(row);
+        return commands.force(key, state, null).whenComplete((v, e) -> actionMessage.set(e == null
+                ? "Forced " + key + " " + state + "." : "Force " + key + " FAILED: " + cause(e)));
+    }
+
+    public CompletableFuture<Void> release(PoolRow row) {
+        String key = forceKey(row);
+        return commands.release(key).whenComplete((v, e) -> actionMessage.set(e == null
+                ? "Released " + key + "." : "Release " + key + " FAILED: " + cause(e)));
+    }
+
+    private static String cause(Throwable e) {
+        return e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
     }
 }

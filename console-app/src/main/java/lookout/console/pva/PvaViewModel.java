@@ -29,12 +29,13 @@ public final class PvaViewModel {
     }
 
     public void onSnapshot(EngineSnapshot s) {
-        if (s.pva() == null && s.pvaServer() == null) {
+        boolean server = s.pvaServer() != null && s.pvaServer().running();
+        if (s.pva() == null && !server) {
             status.set("Not running: the engine has no PVA client or server running.", Indicator.Level.INACTIVE);
             detail.set("Nothing to show. No data is invented here: this pane fills in when the engine reports the PVA client.");
         } else {
             status.set("Running.", Indicator.Level.NORMAL);
-            detail.set("The engine reports " + (s.pva() != null ? "the PVA client" : "") + (s.pva() != null && s.pvaServer() != null ? " and " : "") + (s.pvaServer() != null ? "the PVA server" : "") + " as running but publishes no further details in this build.");
+            detail.set("The engine reports " + (s.pva() != null ? "the PVA client" : "") + (s.pva() != null && server ? " and " : "") + (server ? "the PVA server" : "") + " as running but publishes no further details in this build.");
         }
     }
 }

@@ -2,10 +2,21 @@ package lookout.console.resolver;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import javafx.beans.binding.Bindings;
 import javafx.fxml.FXML;
 import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.HBox;
+import lookout.console.widgets.Indicator;
 import lookout.console.widgets.IndicatorLabel;
 
 /** Controller of {@code ResolverView.fxml}. */
@@ -15,6 +26,20 @@ public final class ResolverView {
 
     @FXML private Label statusLabel;
     @FXML private Label detailLabel;
+    @FXML private ProgressBar inFlightBar;
+    @FXML private Label inFlightLabel;
+    @FXML private Label countersLabel;
+    @FXML private TableView<UpstreamRow> serverTable;
+    @FXML private TableColumn<UpstreamRow, String> scopeColumn;
+    @FXML private TableColumn<UpstreamRow, String> addressColumn;
+    @FXML private TableColumn<UpstreamRow, UpstreamRow> stateColumn;
+    @FXML private TableColumn<UpstreamRow, Number> failuresColumn;
+    @FXML private TableColumn<UpstreamRow, String> rateColumn;
+    @FXML private TableColumn<UpstreamRow, String> latencyColumn;
+    @FXML private TextField nameField;
+    @FXML private ComboBox<String> typeBox;
+    @FXML private Button resolveButton;
+    @FXML private TextArea traceArea;
 
     public ResolverView(ResolverViewModel vm) {
         this.vm = vm;
@@ -35,5 +60,83 @@ public final class ResolverView {
         statusLabel.getStyleClass().add("indicator");
         IndicatorLabel.bind(statusLabel, vm.status());
         detailLabel.textProperty().bind(vm.detailProperty());
+        countersLabel.textProperty().bind(vm.countersProperty());
+        inFlightBar.progressProperty().bind(vm.inFlightFractionProperty());
+        inFlightLabel.textProperty().bind(vm.inFlightTextProperty());
+
+        serverTable.setItems(vm.servers());
+        serverTable.setPlaceholder(new Label("No upstream servers."));
+        scopeColumn.setCellValueFactory(c -> c.getValue().scope);
+        addressColumn.setCellValueFactory(c -> c.getValue().address);
+        failuresColumn.setCellValueFactory(c -> c.getValue().failures);
+        rateColumn.setCellValueFactory(c -> Bindings.format(java.util.Locale.ROOT, "%.1f", c.getValue().perSecond));
+        latencyColumn.setCellValueFactory(c -> c.getValue().latency);
+        stateColumn.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyObjectWrapper<>(c.getValue()));
+        stateColumn.setCellFactory(col -> new DemotionCell());
+
+        typeBox.getItems().setAll("A", "AAAA", "CNAME", "TXT", "NS", "SOA", "MX", "PTR", "SRV");
+        typeBox.getSelectionModel().select("A");
+        nameField.setOnAction(e -> onResolve());
+        traceArea.textProperty().bind(vm.traceProperty());
+        resolveButton.disableProperty().bind(vm.runningProperty().not());
+    }
+
+    @FXML
+    private void onResolve() {
+        vm.resolve(nameField.getText(), typeBox.getValue());
+    }
+
+    /**
+     * OK (neutral) or DEMOTED with a bar counting the 30-s mark down and the reason — advisory
+     * colour, icon, text and border together.
+     */
+    private static final class DemotionCell extends TableCell<UpstreamRow, UpstreamRow> {
+        private final Indicator indicator = new Indicator();
+        private final Label label = new Label();
+        private final ProgressBar bar = new ProgressBar();
+        private final HBox box = new HBox(8, bar, label);
+        private UpstreamRow bound;
+        private final javafx.beans.InvalidationListener refresh = o -> refresh();
+
+        DemotionCell() {
+            label.getStyleClass().add("indicator");
+            IndicatorLabel.bind(label, indicator);
+            bar.setPrefWidth(110);
+            bar.setMinWidth(110);
+            label.setMinWidth(javafx.scene.control.Control.USE_PREF_SIZE);
+            bar.getStyleClass().add("mark-bar");
+        }
+
+        @Override
+        protected void updateItem(UpstreamRow row, boolean empty) {
+            super.updateItem(row, empty);
+            if (bound != null) {
+                bound.demoted.removeListener(refresh);
+                bound.markLeft.removeListener(refresh);
+                bound.reason.removeListener(refresh);
+            }
+            bound = empty ? null : row;
+            if (bound == null) {
+                setGraphic(null);
+                return;
+            }
+            bound.demoted.addListener(refresh);
+            bound.markLeft.addListener(refresh);
+            bound.reason.addListener(refresh);
+            refresh();
+            setGraphic(box);
+        }
+
+        private void refresh() {
+            if (bound == null) {
+                return;
+            }
+            boolean d = bound.demoted();
+            bar.setVisible(d);
+            bar.setManaged(d);
+            bar.setProgress(d ? Math.min(1, bound.markLeft() / ResolverViewModel.MARK.toSeconds()) : 0);
+            indicator.set(bound.stateText(), d ? Indicator.Level.ADVISORY : Indicator.Level.NORMAL);
+            setTooltip(d ? new javafx.scene.control.Tooltip(bound.stateText() + "\n" + bound.reason()) : null);
+        }
     }
 }

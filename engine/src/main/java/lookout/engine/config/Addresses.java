@@ -25,8 +25,11 @@ final class Addresses {
             return null;
         }
         if (s.indexOf(':') >= 0) {
-            // Only hex digits, colons and an embedded dotted quad: InetAddress then parses it
-            // as a literal and never looks anything up.
+            // Only hex digits, colons and an embedded dotted quad, starting with a hex digit or a
+            // colon: InetAddress then parses it as a literal and never looks anything up.
+            if (!(s.charAt(0) == ':' || Character.digit(s.charAt(0), 16) >= 0)) {
+                return null;
+            }
             for (int i = 0; i < s.length(); i++) {
                 char c = s.charAt(i);
                 if (!(Character.digit(c, 16) >= 0 || c == ':' || c == '.')) {

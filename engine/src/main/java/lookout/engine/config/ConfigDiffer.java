@@ -26,7 +26,7 @@ final class ConfigDiffer {
         VNode.Hash a = tree(before);
         VNode.Hash b = tree(after);
         if (a != null && b != null) {
-            compare("", a, b, changes);
+            compare(null, null, a, b, changes);
         }
         for (String section : ConfigLoader.SECTIONS) {
             boolean textChanged = changes.stream().anyMatch(c -> c.section().equals(section));
@@ -61,32 +61,35 @@ final class ConfigDiffer {
         }
     }
 
-    private static void compare(String parent, VNode.Hash a, VNode.Hash b, List<ConfigDiff.Change> out) {
+    /** The changes between two trees, key path by key path (package-private for tests). */
+    static List<ConfigDiff.Change> compare(VNode.Hash a, VNode.Hash b) {
+        List<ConfigDiff.Change> out = new ArrayList<>();
+        compare(null, null, a, b, out);
+        return out;
+    }
+
+    /** {@code parent} and {@code section} are null at the top level (an empty key is a key). */
+    private static void compare(String parent, String section, VNode.Hash a, VNode.Hash b,
+                                List<ConfigDiff.Change> out) {
         for (VNode.Entry ea : a.entries()) {
-            String path = Bind.path(parent, ea.key());
+            String path = parent == null ? ea.key() : parent + "." + ea.key();
+            String sec = section == null ? ea.key() : section;
             VNode vb = b.get(ea.key());
             if (vb == null) {
-                out.add(new ConfigDiff.Change(section(path, ea.key()), path, ConfigDiff.Kind.REMOVED,
-                        VscfPrinter.inline(ea.value()), null));
+                out.add(new ConfigDiff.Change(sec, path, ConfigDiff.Kind.REMOVED, VscfPrinter.inline(ea.value()), null));
             } else if (ea.value() instanceof VNode.Hash ha && vb instanceof VNode.Hash hb) {
-                compare(path, ha, hb, out);
+                compare(path, sec, ha, hb, out);
             } else if (!VNode.sameValue(ea.value(), vb)) {
-                out.add(new ConfigDiff.Change(section(path, ea.key()), path, ConfigDiff.Kind.CHANGED,
+                out.add(new ConfigDiff.Change(sec, path, ConfigDiff.Kind.CHANGED,
                         VscfPrinter.inline(ea.value()), VscfPrinter.inline(vb)));
             }
         }
         for (VNode.Entry eb : b.entries()) {
             if (a.get(eb.key()) == null) {
-                String path = Bind.path(parent, eb.key());
-                out.add(new ConfigDiff.Change(section(path, eb.key()), path, ConfigDiff.Kind.ADDED, null,
-                        VscfPrinter.inline(eb.value())));
+                String path = parent == null ? eb.key() : parent + "." + eb.key();
+                String sec = section == null ? eb.key() : section;
+                out.add(new ConfigDiff.Change(sec, path, ConfigDiff.Kind.ADDED, null, VscfPrinter.inline(eb.value())));
             }
         }
-    }
-
-    private static String section(String path, String key) {
-        int dot = path.indexOf('.');
-        // A top-level key is its own section; keys with dots (zone names) only below the top.
-        return path.equals(key) ? key : path.substring(0, dot);
     }
 }

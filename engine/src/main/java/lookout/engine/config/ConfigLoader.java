@@ -53,6 +53,12 @@ public final class ConfigLoader {
 
     /** Parses {@code text} named {@code name}; relative paths resolve against {@code baseDir}. */
     public ConfigResult parse(String text, String name, Path baseDir) {
+        if (text == null) {
+            text = "";
+        }
+        if (name == null) {
+            name = "<text>";
+        }
         Path base = (baseDir == null ? Path.of("") : baseDir).toAbsolutePath().normalize();
         ConfigProblems problems = new ConfigProblems();
         Config config = null;
@@ -218,7 +224,7 @@ public final class ConfigLoader {
                 continue;
             }
             if (out.containsKey(origin)) {
-                p.add(e.keyPos(), path, path + ": zone '" + origin + "' is defined twice");
+                p.add(e.keyPos(), path, path + ": zone '" + origin + "' is defined twice; expected each zone once");
                 continue;
             }
             VNode.Scalar file = null;
@@ -259,7 +265,7 @@ public final class ConfigLoader {
                 try {
                     out.put(origin, new ZoneConfig(origin, f.toString(), readUtf8(f), 1));
                 } catch (IOException | RuntimeException ex) {
-                    p.add(file, path, path + ": cannot read zone file '" + f + "': " + describe(ex));
+                    p.add(file, path, path + ": expected a readable zone file, cannot read '" + f + "': " + describe(ex));
                 }
             }
         }
@@ -356,10 +362,12 @@ public final class ConfigLoader {
     static String readUtf8(Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            String text = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes)).toString();
+            // A byte-order mark (some Windows editors write one) is not part of the first key.
+            return text.startsWith("\uFEFF") ? text.substring(1) : text;
         } catch (CharacterCodingException e) {
             throw new IOException("not valid UTF-8 text", e);
         }

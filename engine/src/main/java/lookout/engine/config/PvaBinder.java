@@ -78,13 +78,14 @@ final class PvaBinder {
             }
         }
         List<String> watch = new ArrayList<>();
+        java.util.Set<String> watched = new java.util.HashSet<>();
         if (h.get("watch") != null) {
             for (VNode.Scalar s : Bind.scalars(h.get("watch"), "pva.watch", "a PV name", p)) {
                 if (s.value().isEmpty() || s.value().chars().anyMatch(c -> c <= 0x20 || c == 0x7f)) {
                     p.add(s, "pva.watch", "pva.watch: expected a PV name without spaces or control characters, found '"
                             + s.value() + "'");
-                } else if (watch.contains(s.value())) {
-                    p.add(s, "pva.watch", "pva.watch: '" + s.value() + "' is listed twice");
+                } else if (!watched.add(s.value())) {
+                    p.add(s, "pva.watch", "pva.watch: '" + s.value() + "' is listed twice; expected each PV name once");
                 } else {
                     watch.add(s.value());
                 }

@@ -127,7 +127,7 @@ final class ResolverBinder {
             // Not when 'default' was given but invalid: that error is already reported.
             boolean defaultUnreadable = s.get("default") != null && b == null;
             if (domains.isEmpty() && !isDefault && !defaultUnreadable && s.get("domains") == null) {
-                p.add(e.keyPos(), path, path + ": a scope routes nothing without 'domains' or 'default => true'");
+                p.add(e.keyPos(), path, path + ": expected 'domains' or 'default => true' (a scope without either routes nothing)");
             }
             out.add(new ResolverConfig.Scope(e.key(), domains, servers, isDefault));
         }
@@ -139,7 +139,13 @@ final class ResolverBinder {
         List<InetSocketAddress> out = new ArrayList<>();
         for (VNode.Scalar s : Bind.scalars(node, path, "an address (ip or ip:port)", p)) {
             try {
-                out.add(Addresses.socket(s.value(), defaultPort, allowPortZero));
+                InetSocketAddress a = Addresses.socket(s.value(), defaultPort, allowPortZero);
+                if (out.contains(a) && a.getPort() != 0) {
+                    // seed 000 §4.6.1: attempts walk the servers in configured order; a repeat is a typo.
+                    p.add(s, path, path + ": '" + s.value() + "' is listed twice; expected each address once");
+                    continue;
+                }
+                out.add(a);
             } catch (IllegalArgumentException e) {
                 p.add(s, path, path + ": expected an address as ip, ip:port or [ipv6]:port, found '" + s.value()
                         + "': " + e.getMessage());

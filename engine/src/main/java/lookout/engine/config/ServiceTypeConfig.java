@@ -245,16 +245,50 @@ public record ServiceTypeConfig(String name, String plugin, int interval, int ti
         return String.join(",", codes);
     }
 
-    /** A non-negative decimal integer, or null. */
-    static Long parseULong(String s) {
-        if (s.isEmpty() || s.length() > 18) {
-            return null;
+    /**
+     * An integer as gdnsd's vscf reads it ({@code strtol(s, &end, 0)} over the whole string):
+     * optional leading blanks and sign, then hex ({@code 0x1f}), octal ({@code 017}) or decimal.
+     * Null when it is not one, or beyond the range of a long.
+     */
+    public static Long parseCLong(String s) {
+        int i = 0;
+        int n = s.length();
+        while (i < n && Character.isWhitespace(s.charAt(i))) {
+            i++;
         }
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        boolean negative = false;
+        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+            negative = s.charAt(i) == '-';
+            i++;
+        }
+        int radix = 10;
+        if (i + 1 < n && s.charAt(i) == '0' && (s.charAt(i + 1) == 'x' || s.charAt(i + 1) == 'X')) {
+            radix = 16;
+            i += 2;
+        } else if (i + 1 < n && s.charAt(i) == '0') {
+            radix = 8;
+            i += 1;
+        }
+        if (i >= n) {
+            return radix == 8 ? 0L : null; // "0" alone is fine; "0x" is not
+        }
+        String digits = s.substring(i);
+        for (int k = 0; k < digits.length(); k++) {
+            if (Character.digit(digits.charAt(k), radix) < 0) {
                 return null;
             }
         }
-        return Long.parseLong(s);
+        try {
+            long v = Long.parseLong(digits, radix);
+            return negative ? -v : v;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** A non-negative integer in gdnsd's syntax ({@link #parseCLong}), or null. */
+    static Long parseULong(String s) {
+        Long v = parseCLong(s);
+        return v == null || v < 0 ? null : v;
     }
 }

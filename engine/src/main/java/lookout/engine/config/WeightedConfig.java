@@ -34,6 +34,8 @@ public record WeightedConfig(Set<String> addressResources, Set<String> cnameReso
 
     private static final String P = "plugin_weighted: ";
     private static final Set<String> PARAMS = Set.of("service_types", "multi", "up_thresh");
+    private static final java.util.regex.Pattern DECIMAL =
+            java.util.regex.Pattern.compile("\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
 
     public WeightedConfig {
         addressResources = Collections.unmodifiableSet(new LinkedHashSet<>(addressResources));
@@ -298,12 +300,9 @@ public record WeightedConfig(Set<String> addressResources, Set<String> cnameReso
                 return 0.5;
             }
             double v = Double.NaN;
-            if (n instanceof VNode.Scalar s) {
-                try {
-                    v = Double.parseDouble(s.value().trim());
-                } catch (NumberFormatException ex) {
-                    v = Double.NaN;
-                }
+            // strtod over the whole string; Java's parser would also take "0.5f" or " 0.5 "
+            if (n instanceof VNode.Scalar s && DECIMAL.matcher(s.value()).matches()) {
+                v = Double.parseDouble(s.value().trim());
             }
             if (!(v > 0.0 && v <= 1.0)) {
                 error(n, path + ".up_thresh", "resource '" + name + "' (" + stanza
@@ -457,7 +456,7 @@ public record WeightedConfig(Set<String> addressResources, Set<String> cnameReso
                     || !(a.items().get(0) instanceof VNode.Scalar) || !(a.items().get(1) instanceof VNode.Scalar ws)) {
                 return null;
             }
-            Long w = ServiceTypeConfig.parseULong(ws.value().trim());
+            Long w = ServiceTypeConfig.parseCLong(ws.value());
             if (w == null || w < 1 || w > MAX_WEIGHT) {
                 return null;
             }
@@ -531,11 +530,14 @@ public record WeightedConfig(Set<String> addressResources, Set<String> cnameReso
             }
             byte[] b = new byte[4];
             for (int i = 0; i < 4; i++) {
-                Long v = ServiceTypeConfig.parseULong(parts[i]);
-                if (v == null || v > 255 || parts[i].length() > 3) {
+                if (parts[i].isEmpty() || parts[i].length() > 3 || !parts[i].chars().allMatch(Character::isDigit)) {
                     return null;
                 }
-                b[i] = (byte) (long) v;
+                long v = Long.parseLong(parts[i]);
+                if (v > 255) {
+                    return null;
+                }
+                b[i] = (byte) v;
             }
             try {
                 return InetAddress.getByAddress(b);

@@ -97,6 +97,10 @@ public final class DefaultEngine implements Engine, ServiceContext {
             onLoop(() -> {
                 List<Service> created = Services.create();
                 List<Service> started = new ArrayList<>();
+                // Siblings are reachable (service(Class)) while they start: a later service may
+                // look up an earlier one in its start(), e.g. the PVA server finds the client.
+                services = List.copyOf(created);
+                running = config;
                 try {
                     for (Service s : created) {
                         s.start(this, config);
@@ -106,10 +110,10 @@ public final class DefaultEngine implements Engine, ServiceContext {
                     for (int i = started.size() - 1; i >= 0; i--) {
                         stopQuietly(started.get(i));
                     }
+                    services = List.of();
+                    running = null;
                     throw e;
                 }
-                services = List.copyOf(created);
-                running = config;
                 version = 1;
                 startedAt = scheduler.now();
                 appliedAt = startedAt;

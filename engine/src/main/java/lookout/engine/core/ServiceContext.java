@@ -4,6 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.random.RandomGenerator;
+import lookout.engine.api.Engine;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.Scheduler;
@@ -36,11 +37,14 @@ public interface ServiceContext {
 
     /**
      * The whole engine snapshot, built on the engine loop and waited for: call it only from a
-     * thread that is not the engine loop (the status endpoint's HTTP thread). {@code DefaultEngine}
-     * implements it with {@link lookout.engine.api.Engine#snapshot()}; the default is for test
-     * contexts that have no engine.
+     * thread that is not the engine loop (the status endpoint's HTTP thread). The engine's own
+     * context ({@code DefaultEngine}, which is the {@link Engine}) answers with
+     * {@link Engine#snapshot()}; a test context that is no engine overrides this or has none.
      */
-    default EngineSnapshot snapshot() {
+    default EngineSnapshot engineSnapshot() {
+        if (this instanceof Engine engine) {
+            return engine.snapshot();
+        }
         throw new UnsupportedOperationException("this context builds no engine snapshot");
     }
 }

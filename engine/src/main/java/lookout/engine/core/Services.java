@@ -18,6 +18,7 @@ final class Services {
         // pools, resolver, pva client, pva server, status: each work item adds its line here.
         list.add(new lookout.engine.weighted.PoolsService());
         list.add(new lookout.engine.dns.ResolverService());
+        list.add(new lookout.engine.pva.client.PvaClientService());
         list.add(new lookout.engine.pva.server.PvaServerService());
         list.add(new lookout.engine.status.StatusService()); // last: serves the others' snapshot
         return list;

@@ -158,7 +158,7 @@ public final class StatusService implements Service {
             connections = new DefaultChannelGroup("lookout-status", group.next());
         }
         ChannelGroup accepted = connections;
-        StatusHttpHandler handler = new StatusHttpHandler(ctx::snapshot, counters);
+        StatusHttpHandler handler = new StatusHttpHandler(ctx::engineSnapshot, counters);
         return new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)

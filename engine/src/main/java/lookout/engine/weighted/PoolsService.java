@@ -1,11 +1,15 @@
 package lookout.engine.weighted;
 
 import java.net.InetAddress;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
 import java.util.regex.Pattern;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.Metric;
@@ -39,6 +43,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
     static final int MAX_CONCURRENT_PROBES = 64;
 
     private ServiceContext ctx;
+    private RandomGenerator draws;
     private HealthMonitors health;
     private ForcedStates forced;
     private Map<String, ResourceRuntime> resources = Map.of();
@@ -54,10 +59,29 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
     @Override
     public void start(ServiceContext context, Config config) {
         this.ctx = context;
+        // A cryptographic source (the engine's default) costs microseconds per draw and takes a
+        // lock; like gdnsd (a fast PRNG seeded from the system), draw from a fast generator seeded
+        // by it. An injected non-secure source (tests, benchmarks) is used as it is.
+        this.draws = ctx.random() instanceof SecureRandom
+                ? new SplittableRandom(ctx.random().nextLong()) : ctx.random();
         this.health = new HealthMonitors(ctx.scheduler(), ctx.io(), ctx::publish, this::recompute, MAX_CONCURRENT_PROBES);
-        this.forced = new ForcedStates(ctx.stateDir(), ctx.scheduler(), ctx::publish, this::applyForced);
+        this.forced = new ForcedStates(stateDir(ctx, config), ctx.scheduler(), ctx::publish, this::applyForced);
         install(config);
         forced.start();
+    }
+
+    /**
+     * The state directory for {@code config}. The engine resolves {@code state_dir} from its
+     * running configuration, which is not yet set while services start; until it is, the
+     * context answers its fallback {@code state}, and the configuration being started is the
+     * one that counts (a test override of the context still wins).
+     */
+    static Path stateDir(ServiceContext ctx, Config config) {
+        Path dir = ctx.stateDir();
+        if (dir.equals(Path.of("state")) && config.stateDir() != null) {
+            dir = config.stateDir();
+        }
+        return dir;
     }
 
     @Override
@@ -172,7 +196,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         }
         if (r.cname != null) {
             int[] out = r.cname.scratch;
-            WeightedSelector.select(r.cname.live, ctx.random(), out);
+            WeightedSelector.select(r.cname.live, draws, out);
             return new Answer(List.of(), r.cname.plan.target(out[0]), ttl, r.cname.live.failover());
         }
         // SPEC: A gets the IPv4 selection only, AAAA the IPv6 selection only; else NODATA.
@@ -183,7 +207,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
             return new Answer(List.of(), null, ttl, fo);
         }
         int[] out = f.scratch;
-        int n = WeightedSelector.select(f.live, ctx.random(), out);
+        int n = WeightedSelector.select(f.live, draws, out);
         List<InetAddress> addrs = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             addrs.add(f.plan.address(out[i]));
@@ -267,6 +291,10 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
     }
 
     private PoolsSnapshot.PoolFamily familySnapshot(FamilyRuntime f, LiveFamily live, boolean[] down) {
+        Map<MonitorKey, HealthMonitors.View> views = new java.util.HashMap<>();
+        for (HealthMonitors.View v : health.views()) {
+            views.put(v.key(), v);
+        }
         OddsCalculator.FamilyOdds odds = OddsCalculator.odds(live);
         FamilyPlan p = f.plan;
         List<PoolsSnapshot.PoolGroup> groups = new ArrayList<>();
@@ -278,7 +306,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                 boolean anyForced = false;
                 long ttl = ServiceTypeConfig.TTL_MAX;
                 for (MonitorKey k : f.monitors.get(i)) {
-                    HealthMonitors.View v = view(k);
+                    HealthMonitors.View v = views.get(k);
                     if (v != null) {
                         monDown |= v.monitoredDown();
                         anyForced |= v.forced() != null;
@@ -303,15 +331,6 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         WeightedFamily c = p.config;
         return new PoolsSnapshot.PoolFamily(f.family, c.mode(), c.upThresh(), c.serviceTypes(), p.total, p.upWeight,
                 live.liveWeight, live.failover, groups, sets, odds.setCount(), odds.sets() != null);
-    }
-
-    private HealthMonitors.View view(MonitorKey k) {
-        for (HealthMonitors.View v : health.views()) {
-            if (v.key().equals(k)) {
-                return v;
-            }
-        }
-        return null;
     }
 
     @Override

@@ -29,7 +29,9 @@ public final class WeightedSelector {
             // exactly one member by w / group sum (ungrouped: groups of one).
             for (int g = 0; g < p.groups(); g++) {
                 long gs = live.groupSum[g];
-                if (draw(random, live.maxGroupSum) < gs) {
+                // r < gs is certain when gs is the maximum and impossible when gs is 0: no draw
+                // needed (same distribution as gdnsd, which draws anyway)
+                if (gs == live.maxGroupSum || (gs != 0 && draw(random, live.maxGroupSum) < gs)) {
                     int from = p.groupStart[g];
                     int to = p.groupStart[g + 1];
                     out[n++] = to - from == 1 ? from : pick(live.weight, from, to, gs, random);
@@ -46,7 +48,8 @@ public final class WeightedSelector {
             } else {
                 int max = live.groupMax[g];
                 for (int i = from; i < to; i++) {
-                    if (draw(random, max) < live.weight[i]) {
+                    int w = live.weight[i];
+                    if (w == max || (w != 0 && draw(random, max) < w)) {
                         out[n++] = i;
                     }
                 }
@@ -54,7 +57,7 @@ public final class WeightedSelector {
         }
         // SPEC: multi-address answers are shuffled, so order carries no meaning.
         for (int i = n - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
+            int j = (int) draw(random, i + 1);
             int t = out[i];
             out[i] = out[j];
             out[j] = t;
@@ -87,8 +90,24 @@ public final class WeightedSelector {
         throw new IllegalStateException("no item picked: sum " + sum);
     }
 
-    /** An unbiased integer in [0, bound). */
+    /**
+     * An unbiased integer in [0, bound). Below 2^32, Lemire's multiply-and-reject on one 32-bit
+     * draw (no division on the common path; unbiased like gdnsd's {@code gdnsd_rand32_bounded});
+     * above it (a grouped family can total 64 × 64 × 1 048 575), the generator's own bounded draw.
+     */
     static long draw(RandomGenerator random, long bound) {
-        return bound <= Integer.MAX_VALUE ? random.nextInt((int) bound) : random.nextLong(bound);
+        if (bound > 0xFFFF_FFFFL) {
+            return random.nextLong(bound);
+        }
+        long m = (random.nextInt() & 0xFFFF_FFFFL) * bound;
+        long low = m & 0xFFFF_FFFFL;
+        if (low < bound) {
+            long threshold = (0x1_0000_0000L - bound) % bound; // 2^32 mod bound
+            while (low < threshold) {
+                m = (random.nextInt() & 0xFFFF_FFFFL) * bound;
+                low = m & 0xFFFF_FFFFL;
+            }
+        }
+        return m >>> 32;
     }
 }

@@ -145,6 +145,15 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aByteOrderMarkIsNotPartOfTheFirstKey(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("bom.conf");
+        Files.write(f, "\uFEFFresolver => { cache_size => 7 }\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        ConfigResult r = loader.load(f);
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.config().resolver().cacheSize()).isEqualTo(7);
+    }
+
+    @Test
     void stateDirExpandsHome() {
         ConfigResult r = loader.parse("state_dir => ~/lookout-state\n", "s.conf", Path.of("/etc/lookout"));
         assertThat(r.config().stateDir()).isEqualTo(Path.of(System.getProperty("user.home"), "lookout-state"));

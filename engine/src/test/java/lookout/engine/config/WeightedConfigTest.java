@@ -227,6 +227,24 @@ class WeightedConfigTest {
     }
 
     @Test
+    void numbersAreReadAsGdnsdsVscfReadsThem() {
+        // strtol(s, &end, 0): hex and octal weights; strtod for up_thresh, nothing after the number
+        ConfigProblems p = new ConfigProblems();
+        WeightedConfig c = Synopsis.bind("plugins => { weighted => { r => { up_thresh => 5e-1, a => [ 192.0.2.1, 0x10 ], b => [ 192.0.2.2, 010 ] } } }",
+                Synopsis.SERVICE_TYPES, p);
+        assertThat(p.list()).isEmpty();
+        assertThat(c.resources().get("r").v4().groups()).extracting(g -> g.items().get(0).weight()).containsExactly(16, 8);
+        assertThat(c.resources().get("r").v4().upWeight()).isEqualTo(12);
+        p = new ConfigProblems();
+        Synopsis.bind("plugins => { weighted => { r => { up_thresh => 0.5f, a => [ 192.0.2.1, 1 ] } } }", Synopsis.SERVICE_TYPES, p);
+        assertThat(p.list()).extracting(ConfigProblem::message).containsExactly(
+                "plugin_weighted: resource 'r' (direct): 'up_thresh' must be a floating point value in the range (0.0 - 1.0]");
+        p = new ConfigProblems();
+        Synopsis.bind("plugins => { weighted => { r => { a => [ 192.0.2.1, 09 ] } } }", Synopsis.SERVICE_TYPES, p);
+        assertThat(p.list()).hasSize(1); // 09 is not octal
+    }
+
+    @Test
     void addressesAreCanonical() {
         assertThat(WeightedConfig.addressText(WeightedConfig.parseAddress("2001:DB8:0:0:0:0:0:ABC"))).isEqualTo("2001:db8::abc");
         assertThat(WeightedConfig.addressText(WeightedConfig.parseAddress("::1"))).isEqualTo("::1");

@@ -92,7 +92,7 @@ class StatusServiceTest {
         }
 
         @Override
-        public EngineSnapshot snapshot() {
+        public EngineSnapshot engineSnapshot() {
             if (snapshotFailure != null) {
                 throw snapshotFailure;
             }

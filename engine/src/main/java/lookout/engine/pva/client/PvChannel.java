@@ -5,7 +5,8 @@ import lookout.engine.pva.wire.Guid;
 
 /**
  * One PV name searched by this client (seed 002 §3.1): the unit of resolution, with a CID stable
- * for its life. Kept small — a million of these may be searching at once (§8) — so the ring links
+ * for its life. Channels are keyed by name alone: Lookout has no forced-server channels (they
+ * bypass search entirely, §3.6, and the client's job ends at resolution). Kept small — a million of these may be searching at once (§8) — so the ring links
  * channels directly ({@link #prev}/{@link #next}) instead of wrapping them in list nodes.
  *
  * <p>Concurrency: confined to the engine loop.
@@ -25,8 +26,6 @@ final class PvChannel {
 
     final String name;
     final int cid;
-    /** The forced server, or null for a searched channel. */
-    final InetSocketAddress forcedServer;
 
     ChannelState state = ChannelState.SEARCHING;
     /** Attempt count driving the ring placement (PVXS nSearch), 0..30. */
@@ -43,10 +42,9 @@ final class PvChannel {
     Guid guid;
     InetSocketAddress endpoint;
 
-    PvChannel(String name, int cid, InetSocketAddress forcedServer) {
+    PvChannel(String name, int cid) {
         this.name = name;
         this.cid = cid;
-        this.forcedServer = forcedServer;
     }
 
     boolean referenced() {

@@ -191,8 +191,13 @@ final class SearchRing {
                 }
                 int target = (idx + n) % BUCKETS;
                 int after = (target + 1) % BUCKETS;
-                // seed 002 §3.2 cohort splitting: bleed an oversized cohort into the next bucket
-                if (buckets[target].size > buckets[after].size + COHORT_SPLIT) {
+                // seed 002 §3.2 cohort splitting: bleed an oversized cohort into the next bucket,
+                // "deferred by one extra tick". When the bucket after the target is the one under
+                // the cursor (a saturated channel, n = 30, or a hurry-up tick, n = 0) that bucket
+                // is drained on the very next tick: the channel would be searched again 1 s later
+                // instead of one tick later. PVXS does that; we do not defer then, so a saturated
+                // channel is searched exactly once per 30 s, as §8's N / (30 · C) assumes.
+                if (after != cursor && buckets[target].size > buckets[after].size + COHORT_SPLIT) {
                     target = after;
                 }
                 append(buckets[target], c);

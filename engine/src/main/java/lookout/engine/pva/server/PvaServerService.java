@@ -18,8 +18,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import lookout.engine.api.EngineEvent;
 import lookout.engine.api.Metric;
 import lookout.engine.api.PvaServerSnapshot;
+import lookout.engine.api.Severity;
+import lookout.engine.api.Subsystem;
 import lookout.engine.config.Config;
 import lookout.engine.config.PvaConfig;
 import lookout.engine.config.PvaConfig.PvaAddress;
@@ -82,7 +85,25 @@ public final class PvaServerService implements Service {
         } else {
             LOG.log(Level.WARNING, "PVA server: no PVA client in this engine, nothing can be vouched for");
         }
-        open(config.pva());
+        openOrReport(config.pva());
+    }
+
+    /**
+     * Opens the sockets; a bind failure (the port held by a process without SO_REUSEADDR, an
+     * address gone) leaves the server stopped with an error event instead of aborting the engine:
+     * DNS and the PVA client keep working.
+     */
+    private void openOrReport(PvaConfig pva) {
+        try {
+            open(pva);
+        } catch (IOException | RuntimeException e) {
+            running = pva;
+            notice(Severity.ERROR, "PVA server not started: " + e);
+        }
+    }
+
+    private void notice(Severity severity, String message) {
+        ctx.publish(new EngineEvent.Notice(ctx.scheduler().now(), Subsystem.PVA_SERVER, severity, message));
     }
 
     /** The sources, in search order; tests and future sources register here. */
@@ -99,6 +120,10 @@ public final class PvaServerService implements Service {
         boolean forward = !"false".equalsIgnoreCase(ctx.environment().getOrDefault(FORWARD_ENV, "true"));
         responder = new SearchResponder(registry, counters, topNames, ctx.scheduler(), guid, this::tcpPort,
                 IgnoreList.of(pva.ignoreAddrList()));
+        lookout.engine.pva.client.PvaClientService client = ctx.service(lookout.engine.pva.client.PvaClientService.class);
+        if (client != null) {
+            responder.clientSide(client::onSharedPortDatagram);
+        }
         udp = new UdpListener(ctx.scheduler(), responder);
         try {
             List<UdpListener.LocalAddress> locals = loopbackOnly ? loopbackAddresses() : interfaceAddresses();
@@ -107,7 +132,11 @@ public final class PvaServerService implements Service {
             if (pva.server().nameServer()) {
                 tcp = new NameServerListener(ctx.scheduler(), responder, counters, NameServerListener.MAX_CONNECTIONS);
                 InetAddress bindTo = loopbackOnly ? Addresses.byBytes(new byte[] {127, 0, 0, 1}) : null;
-                tcp.open(ctx.io(), bindTo, pva.serverPort());
+                int got = tcp.open(ctx.io(), bindTo, pva.serverPort());
+                if (pva.serverPort() != 0 && got != pva.serverPort()) {
+                    notice(Severity.WARNING, "PVA name server: TCP port " + pva.serverPort()
+                            + " in use, listening on " + got);
+                }
             }
             beacons = new BeaconSender(ctx.scheduler(), guid, registry, this::tcpPort, counters, beaconOut(),
                     beaconDestinations(pva, udpPort));
@@ -169,7 +198,7 @@ public final class PvaServerService implements Service {
         if (rebind || responder == null) {
             // Same GUID: a reload is not a restart for the clients tracking our beacons.
             close();
-            open(a);
+            openOrReport(a);
             return;
         }
         running = a;
@@ -188,6 +217,10 @@ public final class PvaServerService implements Service {
     @Override
     public void contribute(SnapshotBuilder snapshot) {
         snapshot.pvaServer(snapshot());
+        snapshot.metrics(metrics());
+    }
+
+    List<Metric> metrics() {
         List<Metric> m = new ArrayList<>();
         m.add(Metric.counter("lookout_pva_server_searches_total", "PVA search messages received", counters.searchesReceived));
         m.add(Metric.counter("lookout_pva_server_names_searched_total", "PV names in searches answered", counters.namesSearched));
@@ -199,7 +232,7 @@ public final class PvaServerService implements Service {
                 "search datagrams dropped, by reason", "counter", java.util.Map.of("reason", reason), v)));
         m.add(Metric.gauge("lookout_pva_server_name_server_connections", "name-server TCP connections open",
                 tcp == null ? 0 : tcp.open.get()));
-        snapshot.metrics(m);
+        return m;
     }
 
     PvaServerSnapshot snapshot() {
@@ -213,7 +246,7 @@ public final class PvaServerService implements Service {
                 udp.forwarding(), sources, counters.searchesReceived, counters.namesSearched, counters.namesClaimed,
                 counters.repliesSent, counters.discoveryReplies, counters.forwarded, counters.dropMap(),
                 counters.beaconsSent, registry.changeCount(), tcp == null ? 0 : tcp.open.get(),
-                tcp == null ? 0 : tcp.accepted.get(), refused, topNames.top(20));
+                tcp == null ? 0 : tcp.accepted.get(), refused, topNames.top(20, ctx.scheduler().nanoTime(), ctx.scheduler().now()));
     }
 
     // ------------------------------------------------------------------ addresses

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import lookout.engine.api.Scheduler;
+import lookout.engine.pva.wire.Beacon;
 import lookout.engine.pva.wire.DatagramContents;
 import lookout.engine.pva.wire.Frame;
 import lookout.engine.pva.wire.Guid;
@@ -71,6 +72,19 @@ final class SearchResponder {
         return forwarding;
     }
 
+    /**
+     * Where beacons and search replies that reach the server's sockets go: this engine's own PVA
+     * client. The broadcast port is shared, and the kernel gives a unicast datagram to the most
+     * specific bind only — the server's per-address sockets — so a beacon sent to
+     * 127.0.0.1:5076 would never reach the client's wildcard socket (PVXS shares one UDP socket
+     * per port between client and server for the same reason).
+     */
+    void clientSide(java.util.function.BiConsumer<DatagramContents, InetSocketAddress> clientSide) {
+        this.clientSide = clientSide;
+    }
+
+    private java.util.function.BiConsumer<DatagramContents, InetSocketAddress> clientSide;
+
     /** One received datagram, already decoded on the I/O thread. */
     void onDatagram(DatagramContents contents, InetSocketAddress source, Arrival arrival) {
         // seed 002 §4 step 1: the ignore list comes before anything else.
@@ -84,11 +98,17 @@ final class SearchResponder {
         }
         int tags = 0;
         OriginTag tag = null;
+        boolean forClient = false;
         for (Frame f : contents.frames()) {
             if (f.message() instanceof OriginTag t) {
                 tags++;
                 tag = t;
+            } else if (f.message() instanceof Beacon || f.message() instanceof SearchResponse) {
+                forClient = true;
             }
+        }
+        if (forClient && clientSide != null && tags == 0) {
+            clientSide.accept(contents, source);
         }
         for (Frame f : contents.frames()) {
             if (f.message() instanceof SearchRequest req) {
@@ -174,7 +194,6 @@ final class SearchResponder {
         if (!tcp) {
             n = 0; // PVXS offers names only when "tcp" is among the protocols
         }
-        String clientText = null;
         for (int i = 0; i < n; i++) {
             ns[i] = names.get(i).name();
             cids[i] = names.get(i).cid();
@@ -185,10 +204,9 @@ final class SearchResponder {
         }
         counters.namesSearched += ns.length;
         if (ns.length > 0) {
-            clientText = client.getAddress().getHostAddress() + ":" + client.getPort();
-            var now = scheduler.now();
+            long now = scheduler.nanoTime();
             for (String name : ns) {
-                topNames.searched(name, clientText, now);
+                topNames.searched(name, client, now);
             }
         }
         SearchOperation op = registry.search(ns, cids);

@@ -1,5 +1,6 @@
 package lookout.engine.pva.server;
 
+import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,8 +20,8 @@ final class TopNames {
 
     private static final class Entry {
         long count;
-        String lastClient;
-        Instant lastSearch;
+        InetSocketAddress lastClient;
+        long lastSearchNanos;
     }
 
     private final int capacity;
@@ -30,7 +31,8 @@ final class TopNames {
         this.capacity = capacity;
     }
 
-    void searched(String name, String client, Instant now) {
+    /** Hot path: no formatting, no wall clock — both happen only when a snapshot is built. */
+    void searched(String name, InetSocketAddress client, long nowNanos) {
         Entry e = entries.get(name);
         if (e == null) {
             if (entries.size() >= capacity) {
@@ -41,7 +43,7 @@ final class TopNames {
         }
         e.count++;
         e.lastClient = client;
-        e.lastSearch = now;
+        e.lastSearchNanos = nowNanos;
     }
 
     private void decay() {
@@ -61,14 +63,19 @@ final class TopNames {
         return entries.size();
     }
 
-    List<SearchedName> top(int n) {
+    /**
+     * @param nowNanos the scheduler's nanoTime now
+     * @param now      the wall clock now, for display
+     */
+    List<SearchedName> top(int n, long nowNanos, Instant now) {
         List<Map.Entry<String, Entry>> all = new ArrayList<>(entries.entrySet());
         all.sort(Comparator.comparingLong((Map.Entry<String, Entry> m) -> m.getValue().count).reversed()
                 .thenComparing(Map.Entry::getKey));
         List<SearchedName> out = new ArrayList<>(Math.min(n, all.size()));
         for (int i = 0; i < all.size() && i < n; i++) {
             Entry e = all.get(i).getValue();
-            out.add(new SearchedName(all.get(i).getKey(), e.count, e.lastClient, e.lastSearch));
+            String client = e.lastClient == null ? "" : UdpListener.fmt(e.lastClient.getAddress(), e.lastClient.getPort());
+            out.add(new SearchedName(all.get(i).getKey(), e.count, client, now.minusNanos(nowNanos - e.lastSearchNanos)));
         }
         return out;
     }

@@ -281,24 +281,15 @@ final class UdpListener implements SearchResponder.Transmit {
             message.release();
             return false;
         }
-        c.writeAndFlush(new DatagramPacket(message, to)).addListener(f -> {
-            if (!f.isSuccess()) {
-                scheduler.run(() -> sendFailed(to, f.cause()));
-            } else if (warnedSend) {
-                scheduler.run(() -> {
-                    if (warnedSend) {
-                        warnedSend = false;
-                        LOG.log(Level.INFO, "PVA server: UDP sends work again");
-                    }
-                });
-            }
-        });
+        // Hot path: a void promise, no listener per datagram; a failed send surfaces as
+        // exceptionCaught on the socket's pipeline, which reports it through sendFailed.
+        c.writeAndFlush(new DatagramPacket(message, to), c.voidPromise());
         return true;
     }
 
-    private void sendFailed(InetSocketAddress to, Throwable cause) {
-        // pvxs: repeated send errors are logged once at WARNING, then DEBUG.
-        LOG.log(warnedSend ? Level.DEBUG : Level.WARNING, "PVA server: UDP send to " + to + " failed: " + cause);
+    private void sendFailed(Throwable cause) {
+        // pvxs: repeated I/O errors are logged once at WARNING, then DEBUG.
+        LOG.log(warnedSend ? Level.DEBUG : Level.WARNING, "PVA server: UDP error: " + cause);
         warnedSend = true;
     }
 
@@ -341,12 +332,12 @@ final class UdpListener implements SearchResponder.Transmit {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            LOG.log(Level.DEBUG, "PVA server: UDP receive error: " + cause);
+            scheduler.run(() -> sendFailed(cause));
         }
     }
 
     /** Sockets that only send. */
-    private static final class Discard extends SimpleChannelInboundHandler<DatagramPacket> {
+    private final class Discard extends SimpleChannelInboundHandler<DatagramPacket> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
             // released by SimpleChannelInboundHandler
@@ -354,7 +345,7 @@ final class UdpListener implements SearchResponder.Transmit {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            LOG.log(Level.DEBUG, "PVA server: UDP error: " + cause);
+            scheduler.run(() -> sendFailed(cause));
         }
     }
 }

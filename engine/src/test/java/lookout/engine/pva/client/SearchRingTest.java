@@ -93,7 +93,7 @@ class SearchRingTest {
         // ticks at 1 s, 2 s, ...; the channel is created at 0.3 s
         Driver d = new Driver(S);
         d.now = 300 * MS;
-        d.add(new PvChannel("demo:pv", 1, null));
+        d.add(new PvChannel("demo:pv", 1));
         d.runUntil(1000 * S);
         List<Long> t = timesOf(d, 1);
         // attempt 1: the 10-ms coalescing delay
@@ -119,8 +119,8 @@ class SearchRingTest {
     @Test
     void resolvedChannelsLeaveOnDrain() {
         Driver d = new Driver(S);
-        PvChannel a = new PvChannel("a", 1, null);
-        PvChannel b = new PvChannel("b", 2, null);
+        PvChannel a = new PvChannel("a", 1);
+        PvChannel b = new PvChannel("b", 2);
         d.add(a);
         d.add(b);
         d.runUntil(1500 * MS);
@@ -139,7 +139,7 @@ class SearchRingTest {
             int c = Pva.namesPerDatagram(l);
             for (int i = 0; i < 1000; i++) {
                 String name = String.format("%0" + l + "d", i);
-                d.add(new PvChannel(name, i, null));
+                d.add(new PvChannel(name, i));
             }
             d.runUntil(20 * MS);
             // the first search of all 1000 leaves in ⌈1000 / C⌉ full datagrams
@@ -174,9 +174,28 @@ class SearchRingTest {
     }
 
     @Test
+    void saturatedChannelsAreSearchedExactlyOncePerRevolution() {
+        // a cohort far above the split threshold, created at once
+        Driver d = new Driver(S);
+        int n = 100_000;
+        for (int i = 0; i < n; i++) {
+            d.add(new PvChannel("c" + i, i));
+        }
+        d.searches.clear();
+        d.runUntil(600 * S);
+        int before = d.searches.size();
+        d.runUntil(600 * S + 30 * S);
+        // §8: once saturated, each name is searched once per 30 s — N names per revolution
+        assertThat(d.searches.size() - before).isEqualTo(n);
+        long[] perChannel = new long[n];
+        d.searches.subList(before, d.searches.size()).forEach(s -> perChannel[(int) s[0]]++);
+        assertThat(perChannel).containsOnly(1L);
+    }
+
+    @Test
     void hurryUpRunsOneFastRevolutionThenHoldsOff() {
         Driver d = new Driver(S);
-        PvChannel a = new PvChannel("a", 1, null);
+        PvChannel a = new PvChannel("a", 1);
         d.add(a);
         d.runUntil(600 * S);
         int attemptsBefore = a.attempts;
@@ -208,7 +227,7 @@ class SearchRingTest {
     @Test
     void reentryPlacements() {
         SearchRing ring = new SearchRing();
-        PvChannel a = new PvChannel("a", 1, null);
+        PvChannel a = new PvChannel("a", 1);
         ring.reenter(a, SearchRing.Placement.CURSOR);
         assertThat(a.bucket).isEqualTo((byte) ring.cursor());
         ring.reenter(a, SearchRing.Placement.CURSOR_PLUS_10);
@@ -225,7 +244,7 @@ class SearchRingTest {
     @Test
     void nextSearchEstimateMatchesWhatHappens() {
         Driver d = new Driver(S);
-        PvChannel a = new PvChannel("a", 1, null);
+        PvChannel a = new PvChannel("a", 1);
         d.add(a);
         d.runUntil(50 * S + 500 * MS);
         d.ring.nextTickAt(d.nextTick);

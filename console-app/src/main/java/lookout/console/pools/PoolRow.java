@@ -1,0 +1,87 @@
+package lookout.console.pools;
+
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.DoubleProperty;
+import javafx.beans.property.LongProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleDoubleProperty;
+import javafx.beans.property.SimpleLongProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+
+/** One line of the pools tree: a resource, a family, a group or an address (item). */
+public final class PoolRow {
+
+    /** What the line is. */
+    public enum Kind { RESOURCE, FAMILY, GROUP, ITEM }
+
+    final Kind kind;
+    final String key;
+    final StringProperty name = new SimpleStringProperty("");
+    final StringProperty target = new SimpleStringProperty("");
+    final LongProperty weight = new SimpleLongProperty();
+    final LongProperty liveWeight = new SimpleLongProperty();
+    final StringProperty monitored = new SimpleStringProperty("");
+    final StringProperty forced = new SimpleStringProperty("");
+    final StringProperty effective = new SimpleStringProperty("");
+    /** Probability in [0, 1]; -1 when the line has none (resource). */
+    final DoubleProperty odds = new SimpleDoubleProperty(-1);
+    /** Family lines: in failover (live weight below up_weight). */
+    final BooleanProperty failover = new SimpleBooleanProperty();
+    final StringProperty note = new SimpleStringProperty("");
+    /** Family lines: single-answer mode (odds of its items add to 1). */
+    final BooleanProperty single = new SimpleBooleanProperty();
+
+    PoolRow(Kind kind, String key) {
+        this.kind = kind;
+        this.key = key;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public String name() {
+        return name.get();
+    }
+
+    public String target() {
+        return target.get();
+    }
+
+    public long weight() {
+        return weight.get();
+    }
+
+    public long liveWeight() {
+        return liveWeight.get();
+    }
+
+    public String monitored() {
+        return monitored.get();
+    }
+
+    public String forced() {
+        return forced.get();
+    }
+
+    public String effective() {
+        return effective.get();
+    }
+
+    public double odds() {
+        return odds.get();
+    }
+
+    public boolean failover() {
+        return failover.get();
+    }
+
+    public String note() {
+        return note.get();
+    }
+}

@@ -1,0 +1,66 @@
+package lookout.console.resolver;
+
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.DoubleProperty;
+import javafx.beans.property.LongProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleDoubleProperty;
+import javafx.beans.property.SimpleLongProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+
+/** One server of one scope, updated in place. */
+public final class UpstreamRow {
+
+    final StringProperty scope = new SimpleStringProperty();
+    final StringProperty address = new SimpleStringProperty();
+    final BooleanProperty demoted = new SimpleBooleanProperty();
+    /** Seconds left on the demotion mark (0 when none). */
+    final DoubleProperty markLeft = new SimpleDoubleProperty();
+    final StringProperty reason = new SimpleStringProperty("");
+    final LongProperty failures = new SimpleLongProperty();
+    final LongProperty sent = new SimpleLongProperty();
+    final DoubleProperty perSecond = new SimpleDoubleProperty();
+    final StringProperty latency = new SimpleStringProperty("");
+
+    UpstreamRow(String scope, String address) {
+        this.scope.set(scope);
+        this.address.set(address);
+    }
+
+    public String scope() {
+        return scope.get();
+    }
+
+    public String address() {
+        return address.get();
+    }
+
+    public boolean demoted() {
+        return demoted.get();
+    }
+
+    public double markLeft() {
+        return markLeft.get();
+    }
+
+    public String reason() {
+        return reason.get();
+    }
+
+    public long failures() {
+        return failures.get();
+    }
+
+    /** "OK", or "DEMOTED 12.3 s (timeout)" — the state as text, so it reads without colour. */
+    public String stateText() {
+        if (!demoted.get()) {
+            return "OK";
+        }
+        String r = reason.get();
+        int colon = r.indexOf(':');
+        String shortReason = colon > 0 ? r.substring(0, colon) : r; // the detail is in the tooltip and Events
+        return String.format(java.util.Locale.ROOT, "DEMOTED %.1f s", markLeft.get())
+                + (shortReason.isEmpty() ? "" : " (" + shortReason + ")");
+    }
+}

@@ -1,0 +1,115 @@
+package lookout.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.control.Label;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeTableView;
+import javafx.stage.Stage;
+import lookout.console.pools.PoolRow;
+import lookout.engine.config.ConfigResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * Issue 7: forcing an address DOWN changes its odds (computed by the engine, seed 001) and, once
+ * the live weight drops below {@code ceil(16 × 0.25) = 4}, the family shows FAILOVER.
+ */
+@ExtendWith(ApplicationExtension.class)
+class PoolsPaneFXTest {
+
+    static final String POOLS = """
+            plugins => {
+              weighted => {
+                up_thresh => 0.25
+                pool => {
+                  a = [ 127.0.0.11, 10 ]
+                  b = [ 127.0.0.12, 5 ]
+                  c = [ 127.0.0.13, 1 ]
+                }
+              }
+            }
+            """;
+
+    private TestConsole console;
+    private ConsoleWindow window;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        Path dir = Files.createTempDirectory("lookout-fx");
+        console = new TestConsole(dir);
+        ConfigResult initial = console.parse(TestConsole.with("", POOLS), dir);
+        assertThat(initial.problems()).isEmpty();
+        window = new ConsoleWindow(console.engine, console.loader);
+        window.open(initial, initial.config().source().name(), initial.config().source().text());
+        window.show(stage);
+        window.mainView().select(ConsoleWindow.POOLS);
+    }
+
+    @AfterEach
+    void stop() {
+        window.close();
+        console.close();
+    }
+
+    private static void waitFor(java.util.concurrent.Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static TreeItem<PoolRow> find(TreeItem<PoolRow> from, PoolRow.Kind kind, String name) {
+        for (TreeItem<PoolRow> c : from.getChildren()) {
+            if (c.getValue().kind() == kind && c.getValue().name().equals(name)) {
+                return c;
+            }
+            TreeItem<PoolRow> deeper = find(c, kind, name);
+            if (deeper != null) {
+                return deeper;
+            }
+        }
+        return null;
+    }
+
+    private void force(FxRobot robot, TreeTableView<PoolRow> tree, String item) throws Exception {
+        robot.interact(() -> tree.getSelectionModel().select(find(tree.getRoot(), PoolRow.Kind.ITEM, item)));
+        robot.clickOn("#forceDown");
+        waitFor(() -> robot.lookup("#confirmForce").tryQuery().isPresent());
+        robot.clickOn("#confirmForce");
+    }
+
+    @Test
+    void forcingAddressesDownChangesTheOddsThenFailover(FxRobot robot) throws Exception {
+        @SuppressWarnings("unchecked")
+        TreeTableView<PoolRow> tree = robot.lookup("#poolTree").queryAs(TreeTableView.class);
+        waitFor(() -> find(tree.getRoot(), PoolRow.Kind.ITEM, "a") != null);
+        PoolRow a = find(tree.getRoot(), PoolRow.Kind.ITEM, "a").getValue();
+        PoolRow b = find(tree.getRoot(), PoolRow.Kind.ITEM, "b").getValue();
+        PoolRow family = find(tree.getRoot(), PoolRow.Kind.FAMILY, "ipv4").getValue();
+        assertThat(a.odds()).isCloseTo(10 / 16.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(family.failover()).isFalse();
+
+        force(robot, tree, "a");
+        waitFor(() -> a.effective().equals("DOWN"));
+        assertThat(a.forced()).startsWith("DOWN");
+        waitFor(() -> Math.abs(b.odds() - 5 / 6.0) < 1e-9); // live 6 >= up_weight 4: no failover
+        assertThat(a.odds()).isZero();
+        assertThat(family.failover()).isFalse();
+
+        // live weight 1 < up_weight 4: failover, every address answered as if UP (seed 001)
+        force(robot, tree, "b");
+        waitFor(family::failover);
+        assertThat(family.effective()).isEqualTo("FAILOVER");
+        waitFor(() -> robot.lookup("#poolsStatus").queryAs(Label.class).getText().contains("FAILOVER"));
+        assertThat(robot.lookup("#poolsStatus").query().getStyleClass()).contains("level-advisory");
+        waitFor(() -> robot.lookup("#summaryPools").queryAs(Label.class).getText().equals("Pools: 0 OK / 1 in FAILOVER"));
+        assertThat(a.odds()).isCloseTo(10 / 16.0, org.assertj.core.data.Offset.offset(1e-9));
+    }
+}

@@ -1,0 +1,115 @@
+package lookout.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.stage.Stage;
+import lookout.console.resolver.UpstreamRow;
+import lookout.engine.config.ConfigResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * Issue 7: a fake upstream on loopback that never answers; the question asked from the resolve
+ * box times out in virtual time, the row turns DEMOTED with its 30-s countdown (seed 000 §4.6.3),
+ * which reaches 0 and clears.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ResolverPaneFXTest {
+
+    private TestConsole console;
+    private ConsoleWindow window;
+    private DatagramSocket silentUpstream;
+    private final AtomicInteger received = new AtomicInteger();
+    private String upstream;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        silentUpstream = new DatagramSocket(0, InetAddress.getLoopbackAddress());
+        upstream = "127.0.0.1:" + silentUpstream.getLocalPort();
+        Thread sink = new Thread(() -> {
+            byte[] buf = new byte[4096];
+            while (!silentUpstream.isClosed()) {
+                try {
+                    silentUpstream.receive(new DatagramPacket(buf, buf.length));
+                    received.incrementAndGet(); // and never answer
+                } catch (java.io.IOException e) {
+                    return;
+                }
+            }
+        }, "silent-upstream");
+        sink.setDaemon(true);
+        sink.start();
+
+        Path dir = Files.createTempDirectory("lookout-fx");
+        console = new TestConsole(dir);
+        ConfigResult initial = console.parse(TestConsole.with(
+                "  scopes => { corp => { domains => [ corp.test. ], servers => [ " + upstream + " ] } }\n", ""), dir);
+        assertThat(initial.problems()).isEmpty();
+        window = new ConsoleWindow(console.engine, console.loader);
+        window.open(initial, initial.config().source().name(), initial.config().source().text());
+        window.show(stage);
+        window.mainView().select(ConsoleWindow.RESOLVER);
+    }
+
+    @AfterEach
+    void stop() {
+        window.close();
+        console.close();
+        silentUpstream.close();
+    }
+
+    private static void waitFor(java.util.concurrent.Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
+    }
+
+    @Test
+    void aTimingOutUpstreamIsDemotedWithACountdownThatReachesZeroAndClears(FxRobot robot) throws Exception {
+        @SuppressWarnings("unchecked")
+        TableView<UpstreamRow> table = robot.lookup("#upstreamTable").queryAs(TableView.class);
+        waitFor(() -> !table.getItems().isEmpty());
+        UpstreamRow row = table.getItems().get(0);
+        assertThat(row.address()).isEqualTo(upstream);
+        assertThat(row.stateText()).isEqualTo("OK");
+
+        robot.clickOn("#resolveName").write("host.corp.test");
+        robot.clickOn("#resolveButton");
+        waitFor(() -> received.get() >= 1);
+
+        // The attempt deadlines pass in virtual time only (seed 000: 2 s each, three attempts at
+        // most): 8 s lets the whole question finish, so that no later attempt renews the mark.
+        for (int i = 0; i < 4; i++) {
+            console.scheduler.advance(Duration.ofSeconds(2));
+            WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS); // a retry is real I/O on loopback, and the UI polls
+        }
+        waitFor(row::demoted);
+        assertThat(row.stateText()).startsWith("DEMOTED ");
+        double first = row.markLeft();
+        assertThat(first).isBetween(20.0, 30.0);
+        TextArea trace = robot.lookup("#traceArea").queryAs(TextArea.class);
+        waitFor(() -> trace.getText().contains(upstream));
+
+        console.scheduler.advance(Duration.ofSeconds(10));
+        waitFor(() -> row.markLeft() < first - 9);
+        assertThat(row.demoted()).isTrue();
+
+        console.scheduler.advance(Duration.ofSeconds(31));
+        waitFor(() -> !row.demoted());
+        assertThat(row.stateText()).isEqualTo("OK");
+        assertThat(row.markLeft()).isZero();
+    }
+}

@@ -1,0 +1,83 @@
+package lookout.console.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import lookout.engine.api.EngineOptions;
+import lookout.engine.api.EngineSnapshot;
+import lookout.engine.api.EngineState;
+import lookout.engine.api.Metric;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The headless start path (no JavaFX): a real engine on loopback, stopped by the test. */
+class HeadlessTest {
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private PrintStream errStream() {
+        return new PrintStream(err, true, StandardCharsets.UTF_8);
+    }
+
+    private static EngineOptions options() {
+        return new EngineOptions(null, null, Map.of(), null);
+    }
+
+    @Test
+    void anInvalidFileStartsNothingAndPrintsEachProblem() throws Exception {
+        Path f = dir.resolve("bad.conf");
+        Files.writeString(f, "status => { listen => 127.0.0.1:0 }\nstatus_dir => x\n");
+        assertThat(Headless.start(f, options(), errStream())).isNull();
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith(f + ":2:1: ");
+    }
+
+    @Test
+    void aValidFileRunsTheEngineUntilStopped() throws Exception {
+        int udp;
+        int tcp;
+        // Ports free now; the engine binds them a moment later (PVA ports cannot be 0).
+        try (DatagramSocket d = new DatagramSocket(0, InetAddress.getLoopbackAddress());
+             ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            udp = d.getLocalPort();
+            tcp = s.getLocalPort();
+        }
+        Path f = dir.resolve("good.conf");
+        Files.writeString(f, """
+                resolver => { listen => [ 127.0.0.1:0 ] }
+                pva => {
+                  addr_list => [ 127.0.0.1 ]
+                  auto_addr_list => false
+                  beacon_addr_list => [ 127.0.0.1 ]
+                  auto_beacon_addr_list => false
+                  broadcast_port => %d
+                  server_port => %d
+                }
+                status => { listen => 127.0.0.1:0 }
+                state_dir => state
+                """.formatted(udp, tcp));
+        Headless h = Headless.start(f, options(), errStream());
+        assertThat(h).isNotNull();
+        try {
+            EngineSnapshot s = h.engine().snapshot();
+            assertThat(s.state()).isEqualTo(EngineState.RUNNING);
+            assertThat(s.config().sourceName()).isEqualTo(f.toString());
+            assertThat(s.metrics()).filteredOn(m -> m.name().equals("lookout_status_listening"))
+                    .extracting(Metric::value).containsExactly(1.0);
+        } finally {
+            h.stop();
+        }
+        assertThat(h.engine().state()).isEqualTo(EngineState.STOPPED);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+}

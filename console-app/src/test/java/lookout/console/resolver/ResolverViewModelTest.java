@@ -1,0 +1,76 @@
+package lookout.console.resolver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import lookout.engine.api.EngineEvent;
+import lookout.engine.api.EngineSnapshot;
+import lookout.engine.api.EngineState;
+import lookout.engine.api.ResolveTrace;
+import lookout.engine.api.ResolverSnapshot;
+import org.junit.jupiter.api.Test;
+
+class ResolverViewModelTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    private final ResolverViewModel vm = new ResolverViewModel((n, t) -> CompletableFuture.completedFuture(
+            new ResolveTrace(n, t, "console", T0, List.of(n), List.of(new ResolveTrace.Attempt(n, "192.0.2.53:53", "udp",
+                    "timeout", Duration.ZERO, Duration.ofSeconds(2), true, true)), "none", "SERVFAIL", "unavailable",
+                    List.of(), Duration.ofSeconds(2), "")));
+
+    private static EngineSnapshot snapshot(Instant at, int inFlight, long sent, ResolverSnapshot.Server... servers) {
+        ResolverSnapshot r = new ResolverSnapshot(List.of("127.0.0.1:8053"), 10, 2, 1, 100, 0, sent, 0,
+                Map.of("timeout", 1L), 0, 1, 1, 0, 0, inFlight, 4096, 1.0,
+                List.of(new ResolverSnapshot.Scope("corp", List.of("corp.example."), true, false, List.of(servers))),
+                List.of(new ResolverSnapshot.Upstream("192.0.2.53:53", sent, 1, 0, null, null)), List.of());
+        return new EngineSnapshot(EngineState.RUNNING, at, T0, null, r, null, null, null, List.of(), List.of());
+    }
+
+    @Test
+    void aDemotedServerShowsItsCountdownAndReasonThenClears() {
+        vm.onEvents(List.of(new EngineEvent.UpstreamDemoted(T0, "192.0.2.53:53", "timeout", T0.plusSeconds(30), false)));
+        vm.onSnapshot(snapshot(T0, 0, 1, new ResolverSnapshot.Server("192.0.2.53:53", true, T0.plusSeconds(30), Duration.ofMillis(29_500))));
+        UpstreamRow row = vm.servers().get(0);
+        assertThat(row.scope()).isEqualTo("corp (default)");
+        assertThat(row.stateText()).isEqualTo("DEMOTED 29.5 s (timeout)");
+
+        vm.onSnapshot(snapshot(T0.plusSeconds(30), 0, 1, new ResolverSnapshot.Server("192.0.2.53:53", false, null, Duration.ZERO)));
+        assertThat(vm.servers().get(0)).isSameAs(row);
+        assertThat(row.stateText()).isEqualTo("OK");
+        assertThat(row.markLeft()).isZero();
+    }
+
+    @Test
+    void inFlightKeepsItsHighWaterMark() {
+        vm.onSnapshot(snapshot(T0, 300, 1));
+        vm.onSnapshot(snapshot(T0.plusSeconds(1), 12, 1));
+        assertThat(vm.inFlightTextProperty().get()).isEqualTo("In flight 12 / 4096 · high-water 300 · refused 0");
+        assertThat(vm.inFlightFractionProperty().get()).isEqualTo(12 / 4096.0);
+    }
+
+    @Test
+    void sendRateFromCounterDeltas() {
+        vm.onSnapshot(snapshot(T0, 0, 100, new ResolverSnapshot.Server("192.0.2.53:53", false, null, Duration.ZERO)));
+        vm.onSnapshot(snapshot(T0.plusMillis(500), 0, 110, new ResolverSnapshot.Server("192.0.2.53:53", false, null, Duration.ZERO)));
+        assertThat(vm.servers().get(0).perSecond.get()).isEqualTo(20.0);
+    }
+
+    @Test
+    void theResolveBoxShowsEachAttempt() {
+        vm.resolve("www.corp.example", "A");
+        assertThat(vm.traceProperty().get()).startsWith("www.corp.example A → SERVFAIL (unavailable, from none, 2000.0 ms)")
+                .contains("1. www.corp.example via 192.0.2.53:53/udp at +0.0 ms: timeout (2000.0 ms) [demoted]");
+    }
+
+    @Test
+    void noResolverIsSaidPlainly() {
+        vm.onSnapshot(new EngineSnapshot(EngineState.RUNNING, T0, T0, null, null, null, null, null, List.of(), List.of()));
+        assertThat(vm.status().text()).startsWith("Not running");
+        assertThat(vm.servers()).isEmpty();
+    }
+}

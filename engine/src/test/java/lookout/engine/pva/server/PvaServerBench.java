@@ -1,0 +1,299 @@
+package lookout.engine.pva.server;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
+import lookout.engine.api.EngineEvent;
+import lookout.engine.api.Scheduler;
+import lookout.engine.core.ServiceContext;
+import lookout.engine.pva.client.ResolvedNames;
+import lookout.engine.pva.wire.Frame;
+import lookout.engine.pva.wire.PvaCodec;
+import lookout.engine.pva.wire.SearchRequest;
+import lookout.engine.pva.wire.SearchResponse;
+import lookout.engine.pva.wire.WireAddress;
+import org.epics.pva.PVASettings;
+import org.epics.pva.data.PVADouble;
+import org.epics.pva.data.PVAStructure;
+import org.epics.pva.server.PVAServer;
+
+/**
+ * Searches handled per second with 100 000 claimable names: Lookout's responder (real clock, the
+ * engine loop being the Netty I/O loop as in production) against a core-pva 4.7.3 PVAServer
+ * holding the same names, in one run on loopback. Run by {@code bench/pva-server-bench.sh}.
+ *
+ * <p>Each server runs in its own JVM (so neither pays for the other's garbage), the load generator
+ * in a third. Load: a closed loop with a fixed window of outstanding search datagrams (so neither server
+ * is measured on what its socket buffer drops), names drawn uniformly from the 100 000, each
+ * message complete when every CID is answered (core-pva answers one reply per CID, Lookout one
+ * per message). CPU per search: the server process's CPU time over the
+ * measurement (JVM start of the load generator excluded: it is another process).
+ */
+public final class PvaServerBench {
+
+    static final int NAMES = 100_000;
+
+    public static void main(String[] args) throws Exception {
+        String mode = args.length > 0 ? args[0] : "run";
+        switch (mode) {
+            case "load" -> {
+                Result r = load(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[1])), names(),
+                        Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+                System.out.println("RESULT " + r.messages + " " + r.names + " " + r.lost + " " + r.seconds);
+                System.exit(0);
+            }
+            case "serve-core" -> serveCore();
+            case "serve-lookout" -> serveLookout();
+            default -> run(Integer.parseInt(args.length > 1 ? args[1] : "10"), Integer.parseInt(args.length > 2 ? args[2] : "32"));
+        }
+    }
+
+    /** A core-pva PVAServer with the names, in its own JVM; prints its UDP port, runs until stdin closes. */
+    static void serveCore() throws Exception {
+        PVASettings.EPICS_PVA_ENABLE_IPV6 = false;
+        PVASettings.EPICS_PVAS_INTF_ADDR_LIST = "127.0.0.1";
+        int coreUdp;
+        try (DatagramSocket s = new DatagramSocket(0, java.net.InetAddress.getByName("127.0.0.1"))) {
+            coreUdp = s.getLocalPort();
+        }
+        PVASettings.EPICS_PVAS_BROADCAST_PORT = coreUdp;
+        PVASettings.EPICS_PVA_SERVER_PORT = 0;
+        PVAServer core = new PVAServer();
+        for (String n : names()) {
+            core.createPV(n, new PVAStructure("", "epics:nt/NTScalar:1.0", new PVADouble("value", 1)));
+        }
+        System.gc();
+        System.out.println("READY " + coreUdp);
+        System.out.flush();
+        while (System.in.read() >= 0) {
+            // until EOF
+        }
+        core.close();
+        System.exit(0);
+    }
+
+    /** Lookout's server vouching for the names (what its PVA client would have resolved), in its own JVM. */
+    static void serveLookout() throws Exception {
+        Map<String, ResolvedNames.Resolution> table = new HashMap<>();
+        InetSocketAddress real = new InetSocketAddress("127.0.0.1", 5075);
+        for (String n : names()) {
+            table.put(n, new ResolvedNames.Resolution(n, "0102030405060708090a0b0c", real));
+        }
+        RealContext ctx = new RealContext(Map.of(PvaServerService.FORWARD_ENV, "false"));
+        ctx.register(ResolvedNames.class, tableLookup(table));
+        PvaServerService lookout = new PvaServerService();
+        ctx.onLoop(() -> {
+            lookout.start(ctx, ServerHarness.config(ServerHarness.pva(0, 0, List.of(), List.of(), false)));
+            return null;
+        });
+        System.gc();
+        System.out.println("READY " + ctx.onLoop(() -> lookout.snapshot().udpPort()));
+        System.out.flush();
+        while (System.in.read() >= 0) {
+            // until EOF
+        }
+        var s = ctx.onLoop(lookout::snapshot);
+        System.err.println("lookout snapshot: searches " + s.searchesReceived() + ", replies " + s.repliesSent()
+                + ", drops " + s.drops());
+        System.exit(0);
+    }
+
+    record Server(Process process, int port) {
+        long cpuNanos() {
+            return process.info().totalCpuDuration().orElseThrow().toNanos();
+        }
+    }
+
+    static Server spawn(String mode) throws Exception {
+        Process p = new ProcessBuilder(java(), "-Xmx512m", "-XX:+UseParallelGC", "-cp", System.getProperty("java.class.path"),
+                PvaServerBench.class.getName(), mode).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        var in = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()));
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.startsWith("READY ")) {
+                return new Server(p, Integer.parseInt(line.substring(6).trim()));
+            }
+        }
+        throw new IllegalStateException(mode + " did not start");
+    }
+
+    static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    static void run(int seconds, int window) throws Exception {
+        Server lookout = spawn("serve-lookout");
+        Server core = spawn("serve-core");
+        try {
+            System.out.printf("machine: %d cores, %s %s%n", Runtime.getRuntime().availableProcessors(),
+                    System.getProperty("java.vm.name"), System.getProperty("java.version"));
+            System.out.printf("names: %d, window: %d datagrams outstanding, %d s per measurement (after a 5-s warm-up)%n",
+                    NAMES, window, seconds);
+            for (int perMessage : new int[] {1, 30}) {
+                for (int round = 0; round < 2; round++) {
+                    boolean measure = round == 1;
+                    Result l = phase(lookout, perMessage, window, measure ? seconds : 5);
+                    Result c = phase(core, perMessage, window, measure ? seconds : 5);
+                    if (measure) {
+                        print("lookout", perMessage, l);
+                        print("core-pva", perMessage, c);
+                        System.out.printf("ratio lookout/core-pva, %d name(s) per search: %.2f x names/s, %.2f x CPU per name%n",
+                                perMessage, l.namesPerSecond() / c.namesPerSecond(),
+                                (l.serverCpuNanos / Math.max(1, l.names)) / (c.serverCpuNanos / Math.max(1, c.names)));
+                    }
+                }
+            }
+        } finally {
+            lookout.process().getOutputStream().close();
+            core.process().getOutputStream().close();
+            lookout.process().waitFor(20, TimeUnit.SECONDS);
+            core.process().waitFor(20, TimeUnit.SECONDS);
+        }
+    }
+
+    static ResolvedNames tableLookup(Map<String, ResolvedNames.Resolution> table) {
+        return new ResolvedNames() {
+            @Override
+            public Resolution lookup(String name) {
+                return table.get(name);
+            }
+
+            @Override
+            public void want(String name) {
+            }
+
+            @Override
+            public void addListener(Listener l) {
+            }
+
+            @Override
+            public void removeListener(Listener l) {
+            }
+        };
+    }
+
+    static String[] names() {
+        String[] names = new String[NAMES];
+        for (int i = 0; i < NAMES; i++) {
+            names[i] = String.format("bench:pv:%06d", i);
+        }
+        return names;
+    }
+
+    /** Runs the load generator in a child JVM; the server's CPU time is read from its own process. */
+    static Result phase(Server server, int perMessage, int window, int seconds) throws Exception {
+        Process p = new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"), PvaServerBench.class.getName(),
+                "load", Integer.toString(server.port()), Integer.toString(perMessage), Integer.toString(window),
+                Integer.toString(seconds)).redirectErrorStream(true).start();
+        long cpu0 = server.cpuNanos();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(seconds + 60L, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("load generator hung");
+        }
+        long cpu = server.cpuNanos() - cpu0;
+        String line = out.lines().filter(l -> l.startsWith("RESULT ")).findFirst()
+                .orElseThrow(() -> new IllegalStateException("load generator: " + out));
+        String[] f = line.split(" ");
+        return new Result(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Double.parseDouble(f[4]), cpu);
+    }
+
+    record Result(long messages, long names, long lost, double seconds, double serverCpuNanos) {
+        double namesPerSecond() {
+            return names / seconds;
+        }
+    }
+
+    static void print(String who, int perMessage, Result r) {
+        System.out.printf("%-8s %2d name(s)/search: %9.0f searches/s %10.0f names/s  lost %d  server CPU %.2f us/search, %.2f us/name%n",
+                who, perMessage, r.messages / r.seconds, r.namesPerSecond(), r.lost,
+                r.serverCpuNanos / 1000.0 / Math.max(1, r.messages), r.serverCpuNanos / 1000.0 / Math.max(1, r.names));
+    }
+
+    /** Closed-loop load: {@code window} datagrams outstanding; a datagram completes when all its CIDs are answered. */
+    static Result load(InetSocketAddress to, String[] names, int perMessage, int window, int seconds) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(17);
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            s.setReceiveBufferSize(4 << 20);
+            int port = s.getLocalPort();
+            int[] remaining = new int[window];
+            long[] sentAt = new long[window];
+            int[] generation = new int[window];
+            long done = 0;
+            long doneNames = 0;
+            long lost = 0;
+            long t0 = System.nanoTime();
+            long end = t0 + TimeUnit.SECONDS.toNanos(seconds);
+            for (int slot = 0; slot < window; slot++) {
+                send(s, to, names, perMessage, rnd, slot, generation, remaining, sentAt, port);
+            }
+            byte[] buf = new byte[65536];
+            s.setSoTimeout(50);
+            while (System.nanoTime() < end) {
+                DatagramPacket p = new DatagramPacket(buf, buf.length);
+                try {
+                    s.receive(p);
+                    for (Frame f : PvaCodec.decodeDatagram(Unpooled.wrappedBuffer(buf, 0, p.getLength())).frames()) {
+                        if (f.message() instanceof SearchResponse r) {
+                            for (int cid : r.cids()) {
+                                int slot = (cid >>> 8) % window;
+                                int gen = cid >>> 8;
+                                if (gen / window == generation[slot] && remaining[slot] > 0) {
+                                    if (--remaining[slot] == 0) {
+                                        done++;
+                                        doneNames += perMessage;
+                                        send(s, to, names, perMessage, rnd, slot, generation, remaining, sentAt, port);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                } catch (SocketTimeoutException e) {
+                    // fall through to the loss check
+                }
+                long now = System.nanoTime();
+                for (int slot = 0; slot < window; slot++) {
+                    if (remaining[slot] > 0 && now - sentAt[slot] > TimeUnit.MILLISECONDS.toNanos(500)) {
+                        lost++;
+                        send(s, to, names, perMessage, rnd, slot, generation, remaining, sentAt, port);
+                    }
+                }
+            }
+            double secs = (System.nanoTime() - t0) / 1e9;
+            return new Result(done, doneNames, lost, secs, 0);
+        }
+    }
+
+    private static void send(DatagramSocket s, InetSocketAddress to, String[] names, int perMessage, SplittableRandom rnd,
+                             int slot, int[] generation, int[] remaining, long[] sentAt, int replyPort) throws Exception {
+        generation[slot]++;
+        int window = generation.length;
+        int gen = generation[slot] * window + slot; // (gen % window) == slot
+        List<SearchRequest.Name> ns = new ArrayList<>(perMessage);
+        for (int i = 0; i < perMessage; i++) {
+            ns.add(new SearchRequest.Name((gen << 8) | i, names[rnd.nextInt(names.length)]));
+        }
+        byte[] data = RawPva.bytes(new SearchRequest(0x66696E64, 0, WireAddress.ANY_ZERO, replyPort, List.of("tcp"), ns));
+        remaining[slot] = perMessage;
+        sentAt[slot] = System.nanoTime();
+        s.send(new DatagramPacket(data, data.length, to));
+    }
+
+}

@@ -1,0 +1,125 @@
+package lookout.engine.weighted;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import lookout.engine.api.Engine;
+import lookout.engine.api.EngineOptions;
+import lookout.engine.api.PoolsSnapshot;
+import lookout.engine.api.VirtualScheduler;
+import lookout.engine.config.ConfigLoader;
+import lookout.engine.config.ConfigResult;
+import lookout.engine.core.DefaultEngine;
+import lookout.engine.dns.ResolverService;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Black-box through the engine facade: a forced DOWN overrides a monitored UP and survives a restart; DYNA over UDP. */
+class PoolsEngineTest {
+
+    @TempDir
+    Path tmp;
+
+    static final String CONFIG = """
+            resolver => { listen => [ 127.0.0.1:0 ], allow => [ 127.0.0.0/8 ] }
+            zones => { example.test => { text => "
+            $TTL 300
+            @    SOA ns1 hostmaster 1 7200 1800 604800 300
+            @    NS  ns1
+            ns1  A   127.0.0.1
+            www  300 DYNA weighted!pool
+            " } }
+            plugins => { weighted => {
+              pool => { a => [ 192.0.2.1, 10 ], b => [ 192.0.2.2, 10 ], c => [ 192.0.2.3, 10 ] }
+            } }
+            pva => { addr_list => [ 127.0.0.1 ], auto_addr_list => false, beacon_addr_list => [ 127.0.0.1 ],
+                     auto_beacon_addr_list => false, server => { enable => false } }
+            """;
+
+    private Engine start(VirtualScheduler clock, long seed) {
+        ConfigResult r = new ConfigLoader(Map.of()).parse(CONFIG, "engine.conf", tmp);
+        assertThat(r.problems()).isEmpty();
+        Engine e = Engine.create(EngineOptions.forTest(clock, new Random(seed), tmp.resolve("state")));
+        e.start(r.config());
+        return e;
+    }
+
+    private static PoolsSnapshot.PoolItem itemA(Engine e) {
+        return e.snapshot().pools().resources().get(0).families().get(0).groups().get(0).items().get(0);
+    }
+
+    /** A plain DNS query for www.example.test A; returns the answer addresses. */
+    private static Set<String> query(InetSocketAddress server) throws Exception {
+        ByteBuffer q = ByteBuffer.allocate(64);
+        q.putShort((short) 0x1234).putShort((short) 0).putShort((short) 1).putShort((short) 0).putShort((short) 0).putShort((short) 0);
+        for (String l : new String[] {"www", "example", "test"}) {
+            q.put((byte) l.length()).put(l.getBytes());
+        }
+        q.put((byte) 0).putShort((short) 1).putShort((short) 1);
+        try (DatagramSocket s = new DatagramSocket()) {
+            s.setSoTimeout(5000);
+            s.send(new DatagramPacket(q.array(), q.position(), server));
+            byte[] buf = new byte[512];
+            DatagramPacket p = new DatagramPacket(buf, buf.length);
+            s.receive(p);
+            ByteBuffer r = ByteBuffer.wrap(buf, 0, p.getLength());
+            r.position(6);
+            int an = r.getShort() & 0xffff;
+            r.position(12);
+            while (r.get() != 0) {
+                r.position(r.position() + (buf[r.position() - 1] & 0xff));
+            }
+            r.position(r.position() + 4);
+            Set<String> out = new HashSet<>();
+            for (int i = 0; i < an; i++) {
+                r.getShort(); // compressed owner
+                int type = r.getShort();
+                r.getShort();
+                r.getInt();
+                int len = r.getShort();
+                byte[] rd = new byte[len];
+                r.get(rd);
+                if (type == 1) {
+                    out.add((rd[0] & 0xff) + "." + (rd[1] & 0xff) + "." + (rd[2] & 0xff) + "." + (rd[3] & 0xff));
+                }
+            }
+            return out;
+        }
+    }
+
+    @Test
+    void forcedDownSurvivesAnEngineRestartAndShapesDnsAnswers() throws Exception {
+        try (VirtualScheduler clock = new VirtualScheduler()) {
+            Engine e = start(clock, 1);
+            assertThat(itemA(e).down()).isFalse();
+            e.force("192.0.2.1/*", "DOWN", null).get(10, TimeUnit.SECONDS);
+            assertThat(itemA(e).down()).isTrue();
+            assertThat(itemA(e).monitoredDown()).isFalse();
+            InetSocketAddress dns = clock.call(() -> ((DefaultEngine) e).service(ResolverService.class).boundAddresses().get(0));
+            Set<String> seen = new HashSet<>();
+            for (int i = 0; i < 60; i++) {
+                seen.addAll(query(dns));
+            }
+            assertThat(seen).containsExactlyInAnyOrder("192.0.2.2", "192.0.2.3");
+            e.stop();
+
+            Engine again = start(clock, 2);
+            assertThat(itemA(again).down()).isTrue();
+            assertThat(again.snapshot().pools().forced()).extracting(PoolsSnapshot.PoolForced::key).containsExactly("192.0.2.1/*");
+            again.release("192.0.2.1/*").get(10, TimeUnit.SECONDS);
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(itemA(again).down()).isFalse();
+            again.stop();
+        }
+    }
+}
