@@ -116,7 +116,9 @@ class WireTest {
         Message m = Message.decodeHeaderAndQuestion(b, b.length);
         assertThat(m.qname).isEqualTo("a\\.b.example.");
         assertThat(Names.toWire(m.qname)).hasSize(13);
-        assertThat(Names.isAtOrBelow("a\\.example.", "example.")).isTrue();
+        assertThat(Names.isAtOrBelow("a\\.b.example.", "example.")).isTrue();
+        // one label "a.example" under the root: not below example.
+        assertThat(Names.isAtOrBelow("a\\.example.", "example.")).isFalse();
         assertThat(Names.isAtOrBelow("xexample.", "example.")).isFalse();
         assertThat(Names.parent("a\\.b.example.")).isEqualTo("example.");
     }
