@@ -61,6 +61,8 @@ public final class ResolverService implements Service, Commands.Resolver {
 
     private static final Logger LOG = System.getLogger("lookout.engine.dns");
     private static final long TCP_IDLE_NANOS = 30_000_000_000L;
+    /** Client TCP connections held at once; more are closed at once (a slow-loris guard). */
+    static final int MAX_TCP_CLIENTS = 1024;
 
     private ServiceContext ctx;
     private Scheduler scheduler;
@@ -75,6 +77,8 @@ public final class ResolverService implements Service, Commands.Resolver {
     private long malformed;
     private long denied;
     private long internalErrors;
+    private int tcpClients;
+    private long tcpRejected;
 
     @Override
     public String name() {
@@ -286,6 +290,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         private final Channel channel;
         private final InetSocketAddress remote;
         private Scheduler.Cancellable idle = Scheduler.Cancellable.NONE; // engine loop
+        private boolean counted; // engine loop: counted in tcpClients
 
         TcpClient(Channel channel, InetSocketAddress remote) {
             this.channel = channel;
@@ -300,6 +305,13 @@ public final class ResolverService implements Service, Commands.Resolver {
                     channel.close();
                     return;
                 }
+                if (tcpClients >= MAX_TCP_CLIENTS) {
+                    tcpRejected++;
+                    channel.close();
+                    return;
+                }
+                tcpClients++;
+                counted = true;
                 touch();
             });
         }
@@ -330,7 +342,13 @@ public final class ResolverService implements Service, Commands.Resolver {
 
         @Override
         public void channelInactive(ChannelHandlerContext c) {
-            scheduler.run(() -> idle.cancel());
+            scheduler.run(() -> {
+                idle.cancel();
+                if (counted) {
+                    counted = false;
+                    tcpClients--;
+                }
+            });
         }
 
         @Override
@@ -469,6 +487,8 @@ public final class ResolverService implements Service, Commands.Resolver {
         b.metric(Metric.counter("lookout_resolver_demotions_total", "Upstream demotions", r.demotions));
         b.metric(Metric.counter("lookout_resolver_malformed_total", "Client packets dropped or answered FORMERR", malformed));
         b.metric(Metric.counter("lookout_resolver_internal_errors_total", "Client packets whose handling failed (a bug)", internalErrors));
+        b.metric(Metric.gauge("lookout_resolver_tcp_clients", "Client TCP connections open", tcpClients));
+        b.metric(Metric.counter("lookout_resolver_tcp_rejected_total", "Client TCP connections closed at the limit", tcpRejected));
         b.metric(Metric.counter("lookout_resolver_denied_total", "Clients outside resolver.allow", denied));
         b.metric(Metric.gauge("lookout_resolver_in_flight", "Upstream transactions outstanding", r.inFlight));
         b.metric(Metric.gauge("lookout_resolver_queries_per_second", "Client questions in the last second", queriesPerSecond));
