@@ -5,14 +5,18 @@
 # after a warm-up), uncached qps and latency (every name asked once), and the server's CPU time
 # per query (process utime+stime over the run ÷ queries completed).
 #
-#   bench/dns.sh [SECONDS_PER_RUN]        (default 15)
+#   bench/dns.sh [SECONDS_PER_RUN] [ROUNDS]     (defaults 10 and 3)
+#
+# The machine is shared, so each round runs every server once per mode, the order rotating from
+# round to round, and the summary gives each server's median over the rounds.
 #
 # Needs: dnsperf nsd unbound dnsmasq (Debian packages), Java 17, Maven. Uses 127.0.0.1 only, on
 # ports picked free at start. Writes raw output to bench/out/dns/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-secs=${1:-15}
+secs=${1:-10}
+rounds=${2:-3}
 out=$root/bench/out/dns
 rm -rf "$out"; mkdir -p "$out"
 pids=()
@@ -80,7 +84,7 @@ pva => { addr_list => [ 127.0.0.1 ], auto_addr_list => false, beacon_addr_list =
          auto_beacon_addr_list => false, server => { enable => false, name_server => false } }
 state_dir => $out/state
 C
-java -Xms512m -Xmx1g -XX:+UseParallelGC -cp "engine/target/classes:$(cat "$out/cp.txt")" \
+java -Xms2g -Xmx2g -XX:+UseParallelGC -cp "engine/target/classes:$(cat "$out/cp.txt")" \
     bench/dns/RunEngine.java "$out/lookout.conf" > "$out/lookout.log" 2>&1 & pids+=($!)
 LK_PID=$!
 
@@ -135,15 +139,18 @@ for p in $NSD_PORT $LK_PORT $UB_PORT $DM_PORT; do
 done
 
 # ---------------------------------------------------------------- query files
-python3 - "$out" <<'PY'
+ROUNDS=$rounds python3 - "$out" <<'PY'
 import sys
 out = sys.argv[1]
 with open(out + "/cached.txt", "w") as f:
     for i in range(1000):
         f.write(f"c{i}.bench.test A\n")
-for name in ("lookout", "unbound", "dnsmasq", "warm"):
+import os
+rounds = int(os.environ.get("ROUNDS", "3"))
+names = ["warm"] + [f"{s}{r}" for s in ("lookout", "unbound", "dnsmasq") for r in range(rounds)]
+for name in names:
     with open(f"{out}/uncached-{name}.txt", "w") as f:
-        for i in range(800000):
+        for i in range(600000):
             f.write(f"u{i}.{name}.bench.test A\n")
 PY
 
@@ -177,23 +184,36 @@ for s in "lookout $LK_PORT" "unbound $UB_PORT" "dnsmasq $DM_PORT"; do
     dnsperf -s 127.0.0.1 -p "$2" -d "$out/uncached-warm.txt" -l 5 -c 8 -q 200 > /dev/null 2>&1 || true
 done
 
-echo "== $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), ${secs}s per run" | tee "$out/summary.txt"
-run lookout "$LK_PORT" "$LK_PID" cached "$out/cached.txt"
-run unbound "$UB_PORT" "$UB_PID" cached "$out/cached.txt"
-run dnsmasq "$DM_PORT" "$DM_PID" cached "$out/cached.txt"
-run lookout "$LK_PORT" "$LK_PID" uncached "$out/uncached-lookout.txt" -n 1
-run unbound "$UB_PORT" "$UB_PID" uncached "$out/uncached-unbound.txt" -n 1
-run dnsmasq "$DM_PORT" "$DM_PID" uncached "$out/uncached-dnsmasq.txt" -n 1
+echo "== $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), ${secs}s per run, $rounds rounds, load $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$out/summary.txt"
+servers=("lookout $LK_PORT $LK_PID" "unbound $UB_PORT $UB_PID" "dnsmasq $DM_PORT $DM_PID")
+for r in $(seq 0 $((rounds - 1))); do
+    for mode in cached uncached; do
+        for k in 0 1 2; do
+            set -- ${servers[$(( (k + r) % 3 ))]}
+            if [ "$mode" = cached ]; then
+                run "$1" "$2" "$3" cached "$out/cached.txt"
+            else
+                run "$1" "$2" "$3" uncached "$out/uncached-$1$r.txt" -n 1
+            fi
+        done
+    done
+done
 
 python3 - "$out/summary.txt" <<'PY'
-import sys, re
+import sys, re, statistics
 rows = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"(\w+)\s+(\w+)\s+qps\s+([\d.]+)", line)
+    m = re.match(r"(\w+)\s+(\w+)\s+qps\s+([\d.]+)\s+avg latency\s+([\d.]+) ms.*cpu/query\s+([\d.]+)", line)
     if m:
-        rows[(m.group(1), m.group(2))] = float(m.group(3))
+        rows.setdefault((m.group(1), m.group(2)), []).append((float(m.group(3)), float(m.group(4)), float(m.group(5))))
+print("median over rounds:")
+med = {}
+for (srv, mode), v in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    q = statistics.median(x[0] for x in v); l = statistics.median(x[1] for x in v); c = statistics.median(x[2] for x in v)
+    med[(srv, mode)] = q
+    print(f"  {srv:8s} {mode:9s} qps {q:10.0f}  avg latency {l:7.3f} ms  cpu/query {c:6.2f} µs  (runs: {', '.join(f'{x[0]:.0f}' for x in v)})")
 for mode in ("cached", "uncached"):
-    lk, ub, dm = rows.get(("lookout", mode)), rows.get(("unbound", mode)), rows.get(("dnsmasq", mode))
+    lk, ub, dm = med.get(("lookout", mode)), med.get(("unbound", mode)), med.get(("dnsmasq", mode))
     if lk and ub:
         print(f"{mode}: Lookout/unbound = {lk/ub:.2f}x" + (f", Lookout/dnsmasq = {lk/dm:.2f}x" if dm else ""))
 PY

@@ -11,7 +11,7 @@ cd "$root"
 start=$(date +%s)
 
 echo "== mvn -B verify (all modules; the jlink module builds the image)"
-mvn -B verify "$@"
+mvn -B "$@" verify
 
 image=$root/jlink/target/lookout
 export LOOKOUT_IMAGE=$image

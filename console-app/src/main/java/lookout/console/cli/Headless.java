@@ -2,6 +2,7 @@ package lookout.console.cli;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -89,10 +90,13 @@ public final class Headless {
         CountDownLatch forever = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // java.util.logging resets its handlers in its own shutdown hook, concurrently with
-            // this one, so these lines bypass it and go straight to standard output.
+            // this one, so these lines bypass it and go straight to standard output, after
+            // what is already queued.
+            OneLineLogging.drain(Duration.ofSeconds(2));
             direct(System.out, Level.INFO, "signal received: stopping the engine");
             try {
                 h.stop();
+                OneLineLogging.drain(Duration.ofSeconds(2));
                 direct(System.out, Level.INFO, "engine stopped");
             } catch (RuntimeException e) {
                 direct(System.out, Level.WARNING, "engine did not stop cleanly: " + e);

@@ -24,6 +24,52 @@ class OneLineLoggingTest {
     }
 
     @Test
+    void aBlockedOutputNeverBlocksTheLoggerAndLossIsCounted() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        List<String> out = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler stuck = new java.util.logging.Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                try {
+                    release.await(); // an output nobody reads
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                out.add(r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        OneLineLogging.AsyncHandler h = new OneLineLogging.AsyncHandler(stuck, 4);
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 100; i++) {
+            h.publish(new LogRecord(Level.INFO, "r" + i));
+        }
+        // 100 publishes against a blocked output return at once (bounded generously for CI).
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - t0)).isLessThan(java.time.Duration.ofSeconds(5));
+        release.countDown();
+        h.drain(java.time.Duration.ofSeconds(10));
+        h.publish(new LogRecord(Level.INFO, "after"));
+        h.drain(java.time.Duration.ofSeconds(10));
+        // The writer holds one record and the queue four (five if the writer took r0 before the
+        // fifth publish): those are written in order, then one note for the rest, then "after".
+        int kept = out.size() - 2;
+        assertThat(kept).isBetween(4, 5);
+        for (int i = 0; i < kept; i++) {
+            assertThat(out.get(i)).isEqualTo("r" + i);
+        }
+        assertThat(out.get(kept)).isEqualTo((100 - kept) + " log records dropped: the log output did not keep up");
+        assertThat(out.get(kept + 1)).isEqualTo("after");
+        h.close();
+    }
+
+    @Test
     void levelsInTheOperatorsWords() {
         assertThat(OneLineLogging.levelName(Level.SEVERE)).isEqualTo("ERROR");
         assertThat(OneLineLogging.levelName(Level.FINE)).isEqualTo("DEBUG");

@@ -145,6 +145,7 @@ class EngineGatewayTest {
         @Override public Scheduler scheduler() { return scheduler; }
         @Override public CompletableFuture<Void> force(String key, String state, Duration ttl) { return CompletableFuture.completedFuture(null); }
         @Override public CompletableFuture<Void> release(String key) { return CompletableFuture.completedFuture(null); }
+        @Override public CompletableFuture<java.util.List<lookout.engine.api.PoolsSnapshot.PoolResource>> whatIf(java.util.Map<String, String> h) { return CompletableFuture.completedFuture(java.util.List.of()); }
         @Override public CompletableFuture<Void> searchPv(String name) { return CompletableFuture.completedFuture(null); }
         @Override public CompletableFuture<Void> dropPv(String name) { return CompletableFuture.completedFuture(null); }
         @Override public CompletableFuture<Void> discoveryPing() { return CompletableFuture.completedFuture(null); }

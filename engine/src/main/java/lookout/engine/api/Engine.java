@@ -71,6 +71,12 @@ public interface Engine extends AutoCloseable {
     /** Releases a forced state. */
     CompletableFuture<Void> release(String key);
 
+    /**
+     * What-if odds: every resource as it would be if the monitors matching each glob key of
+     * {@code hypothetical} were in the given state ({@code UP}/{@code DOWN}); nothing is applied.
+     */
+    CompletableFuture<java.util.List<PoolsSnapshot.PoolResource>> whatIf(java.util.Map<String, String> hypothetical);
+
     /** Starts searching a PV name (the console's search box). */
     CompletableFuture<Void> searchPv(String name);
 

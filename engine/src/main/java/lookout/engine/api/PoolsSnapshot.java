@@ -37,8 +37,11 @@ public record PoolsSnapshot(boolean running, List<PoolResource> resources, List<
      * @param monitorTtl  the minimum monitor TTL over every item (before a record's cap and floor)
      * @param families    its families: {@code ipv4}/{@code ipv6}, or {@code cname}
      * @param answers     DYNA/DYNC answers drawn so far
+     * @param forcedState {@code UP}/{@code DOWN}[/TTL] when an admin_state {@code weighted!GLOB} entry
+     *                    forces the whole resource, else null
      */
-    public record PoolResource(String name, String kind, long monitorTtl, List<PoolFamily> families, long answers) {
+    public record PoolResource(String name, String kind, long monitorTtl, List<PoolFamily> families, long answers,
+                               String forcedState) {
         public PoolResource {
             families = List.copyOf(families);
         }
@@ -90,7 +93,7 @@ public record PoolsSnapshot(boolean running, List<PoolResource> resources, List<
      * @param dynamicWeight  weight used for selection now (0 when DOWN, unless in failover)
      * @param down           effective state: DOWN when any of its monitors is DOWN
      * @param monitoredDown  DOWN by its monitors alone, ignoring forced states
-     * @param forced         true when some forced state applies to one of its monitors
+     * @param forced         true when some forced state applies to one of its monitors or to its resource
      * @param ttl            minimum TTL of its monitors
      * @param probability    probability of being in the answer
      */

@@ -18,6 +18,9 @@ public final class Commands {
         void force(String key, String state, Duration ttl) throws Exception;
 
         void release(String key) throws Exception;
+
+        /** Odds for a hypothetical state map (glob key to UP/DOWN), nothing applied. */
+        java.util.List<lookout.engine.api.PoolsSnapshot.PoolResource> whatIf(java.util.Map<String, String> hypothetical);
     }
 
     public interface PvaClient {

@@ -300,6 +300,18 @@ public final class DefaultEngine implements Engine, ServiceContext {
     }
 
     @Override
+    public CompletableFuture<List<lookout.engine.api.PoolsSnapshot.PoolResource>> whatIf(Map<String, String> hypothetical) {
+        Map<String, String> copy = Map.copyOf(hypothetical);
+        return command(Commands.Pools.class, p -> {
+            try {
+                return CompletableFuture.completedFuture(p.whatIf(copy));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        });
+    }
+
+    @Override
     public CompletableFuture<Void> searchPv(String name) {
         return command(Commands.PvaClient.class, p -> {
             p.searchPv(name);

@@ -5,11 +5,14 @@ import lookout.engine.dns.wire.Encoded;
 import lookout.engine.dns.wire.Message;
 import lookout.engine.dns.wire.Rr;
 import lookout.engine.dns.wire.RrType;
+import lookout.engine.dns.wire.WireException;
 
 /**
  * An answer for one (name, type): from upstream, a local zone, the cache or a synthetic name.
- * Immutable once built; {@link #encoded} is the wire form for exactly {@code qname}, stamped per
- * client by {@link lookout.engine.dns.wire.Responses}.
+ * Immutable; {@link #encoded} is the wire form for exactly {@code qname}, stamped per client by
+ * {@link lookout.engine.dns.wire.Responses}. The decoded records are not kept for cached upstream
+ * answers (half the heap per cache entry): {@link #answer()} and friends decode them again from
+ * the wire when a search composition or a trace needs them.
  */
 final class Answer {
 
@@ -18,23 +21,78 @@ final class Answer {
     final int qclass;
     final int rcode;
     final boolean authoritative;
-    final List<Rr> answer;
-    final List<Rr> authority;
-    final List<Rr> additional;
     final Encoded encoded;
+    private final long cacheTtl;
+    private final long minAnswerTtl;
+    private List<Rr> answer;
+    private List<Rr> authority;
+    private List<Rr> additional;
 
     Answer(String qname, int qtype, int qclass, int rcode, boolean authoritative, List<Rr> answer,
            List<Rr> authority, List<Rr> additional) {
+        this(qname, qtype, qclass, rcode, authoritative, answer, authority, additional, true);
+    }
+
+    private Answer(String qname, int qtype, int qclass, int rcode, boolean authoritative, List<Rr> answer,
+                   List<Rr> authority, List<Rr> additional, boolean keepRecords) {
         this.qname = qname;
         this.qtype = qtype;
         this.qclass = qclass;
         this.rcode = rcode;
         this.authoritative = authoritative;
-        this.answer = List.copyOf(answer);
-        this.authority = List.copyOf(authority);
-        this.additional = List.copyOf(additional);
         int flags = Message.QR | Message.RA | (authoritative ? Message.AA : 0);
-        this.encoded = Encoded.encode(flags, rcode, qname, qtype, qclass, this.answer, this.authority, this.additional);
+        this.encoded = Encoded.encode(flags, rcode, qname, qtype, qclass, answer, authority, additional);
+        this.cacheTtl = cacheTtl(rcode, answer, authority);
+        long min = Long.MAX_VALUE;
+        for (Rr r : answer) {
+            min = Math.min(min, r.ttl());
+        }
+        this.minAnswerTtl = answer.isEmpty() ? cacheTtl : min;
+        if (keepRecords) {
+            this.answer = List.copyOf(answer);
+            this.authority = List.copyOf(authority);
+            this.additional = List.copyOf(additional);
+        }
+    }
+
+    /** An upstream answer: encoded once, records dropped (decoded again on demand). */
+    static Answer upstream(String qname, int qtype, int qclass, int rcode, List<Rr> answer, List<Rr> authority,
+                           List<Rr> additional) {
+        return new Answer(qname, qtype, qclass, rcode, false, answer, authority, additional, false);
+    }
+
+    List<Rr> answer() {
+        decode();
+        return answer;
+    }
+
+    List<Rr> authority() {
+        decode();
+        return authority;
+    }
+
+    List<Rr> additional() {
+        decode();
+        return additional;
+    }
+
+    private void decode() {
+        if (answer != null) {
+            return;
+        }
+        byte[] w = encoded.wire();
+        try {
+            Message m = Message.decodeHeaderAndQuestion(w, w.length);
+            Message.decodeRecords(w, w.length, m);
+            answer = List.copyOf(m.answer);
+            authority = List.copyOf(m.authority);
+            additional = List.copyOf(m.additional);
+        } catch (WireException e) {
+            // our own encoding always decodes; keep the answer usable regardless
+            answer = List.of();
+            authority = List.of();
+            additional = List.of();
+        }
     }
 
     boolean nxdomain() {
@@ -42,10 +100,20 @@ final class Answer {
     }
 
     /**
-     * How long it may be cached: positive, the smallest answer TTL; negative (RFC 2308 §5),
-     * min(SOA TTL, SOA MINIMUM) of the authority SOA, and not at all without one.
+     * How long it may be cached: positive, the smallest answer TTL (at most a day); negative
+     * (RFC 2308 §5), min(SOA TTL, SOA MINIMUM) of the authority SOA (at most 3 h), and not at all
+     * without one.
      */
     long cacheTtl() {
+        return cacheTtl;
+    }
+
+    /** The smallest TTL of the answer section, the negative TTL when empty (for the search CNAME). */
+    long minAnswerTtl() {
+        return minAnswerTtl;
+    }
+
+    private static long cacheTtl(int rcode, List<Rr> answer, List<Rr> authority) {
         if (rcode == RrType.NOERROR && !answer.isEmpty()) {
             long min = Long.MAX_VALUE;
             for (Rr r : answer) {
@@ -56,20 +124,11 @@ final class Answer {
         if (rcode == RrType.NXDOMAIN || (rcode == RrType.NOERROR && answer.isEmpty())) {
             for (Rr r : authority) {
                 if (r.type() == RrType.SOA && r.rdata().length >= 20) {
-                    long minimum = lookout.engine.dns.wire.Message.u32(r.rdata(), r.rdata().length - 4);
+                    long minimum = Message.u32(r.rdata(), r.rdata().length - 4);
                     return Math.min(Math.min(r.ttl(), minimum), 10_800);
                 }
             }
         }
         return 0;
-    }
-
-    /** The smallest TTL of the answer section, 0 when empty (for the search CNAME). */
-    long minAnswerTtl() {
-        long min = Long.MAX_VALUE;
-        for (Rr r : answer) {
-            min = Math.min(min, r.ttl());
-        }
-        return answer.isEmpty() ? cacheTtl() : min;
     }
 }

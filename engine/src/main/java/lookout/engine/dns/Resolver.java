@@ -168,7 +168,7 @@ final class Resolver {
         }
         String[] candidates;
         // SPEC §Resolver: search domains apply to single-label names
-        if (Names.labelCount(name) == 1 && !config.search().isEmpty()) {
+        if (!config.search().isEmpty() && Names.labelCount(name) == 1) {
             List<String> c = new ArrayList<>();
             for (String s : config.search()) {
                 String d = Names.normalize(s);
@@ -372,7 +372,7 @@ final class Resolver {
             }
             boolean movesOn = rcode == RrType.NXDOMAIN && qn.candidate + 1 < qn.candidates.length;
             record(this, RrType.rcodeName(rcode), !movesOn, false, now);
-            Answer a = new Answer(candidate, qn.q.qtype, qn.q.qclass, rcode, false, msg.answer, msg.authority,
+            Answer a = Answer.upstream(candidate, qn.q.qtype, qn.q.qclass, rcode, msg.answer, msg.authority,
                     msg.additional);
             cache.put(new DnsCache.Key(candidate, qn.q.qtype, qn.q.qclass), a, a.cacheTtl(), now);
             candidateResult(qn, a, 0, "upstream", true);
@@ -407,11 +407,11 @@ final class Resolver {
                 List<Rr> an = new ArrayList<>();
                 long ttl = Math.max(0, a.minAnswerTtl() - elapsedSeconds);
                 an.add(new Rr(qn.q.qname, RrType.CNAME, RrType.IN, ttl, Names.toWire(cand)));
-                for (Rr r : a.answer) {
+                for (Rr r : a.answer()) {
                     an.add(r.withTtl(Math.max(0, r.ttl() - elapsedSeconds)));
                 }
                 List<Rr> ns = new ArrayList<>();
-                for (Rr r : a.authority) {
+                for (Rr r : a.authority()) {
                     ns.add(r.withTtl(Math.max(0, r.ttl() - elapsedSeconds)));
                 }
                 out = new Answer(qn.q.qname, qn.q.qtype, qn.q.qclass, a.rcode, false, an, ns, List.of());
@@ -499,11 +499,11 @@ final class Resolver {
         String rcode = "SERVFAIL";
         if (a != null) {
             rcode = RrType.rcodeName(a.rcode);
-            for (Rr r : a.answer) {
+            for (Rr r : a.answer()) {
                 records.add(Presentation.rr(r));
             }
-            if (a.answer.isEmpty()) {
-                for (Rr r : a.authority) {
+            if (a.answer().isEmpty()) {
+                for (Rr r : a.authority()) {
                     records.add(Presentation.rr(r));
                 }
             }

@@ -61,6 +61,8 @@ public final class ResolverService implements Service, Commands.Resolver {
 
     private static final Logger LOG = System.getLogger("lookout.engine.dns");
     private static final long TCP_IDLE_NANOS = 30_000_000_000L;
+    /** Client TCP connections held at once; more are closed at once (a slow-loris guard). */
+    static final int MAX_TCP_CLIENTS = 1024;
 
     private ServiceContext ctx;
     private Scheduler scheduler;
@@ -75,6 +77,8 @@ public final class ResolverService implements Service, Commands.Resolver {
     private long malformed;
     private long denied;
     private long internalErrors;
+    private int tcpClients;
+    private long tcpRejected;
 
     @Override
     public String name() {
@@ -152,22 +156,32 @@ public final class ResolverService implements Service, Commands.Resolver {
             for (InetSocketAddress a : addresses) {
                 StandardProtocolFamily fam = a.getAddress() instanceof java.net.Inet6Address
                         ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
-                DatagramChannel udp = DatagramChannel.open(fam);
-                try {
-                    udp.bind(a);
-                } catch (IOException e) {
-                    udp.close();
-                    throw new IOException("resolver cannot listen on " + a + " (UDP): " + e.getMessage(), e);
-                }
-                InetSocketAddress actual = (InetSocketAddress) udp.getLocalAddress();
-                ServerSocketChannel tcp = ServerSocketChannel.open(fam);
-                try {
-                    tcp.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
-                    tcp.bind(new InetSocketAddress(actual.getAddress(), actual.getPort()), 128);
-                } catch (IOException e) {
-                    udp.close();
-                    tcp.close();
-                    throw new IOException("resolver cannot listen on " + actual + " (TCP): " + e.getMessage(), e);
+                DatagramChannel udp = null;
+                ServerSocketChannel tcp = null;
+                InetSocketAddress actual = null;
+                // port 0: UDP picks the port and TCP must get the same one; another process may
+                // hold it for TCP, so try a few ports (bounded)
+                for (int attempt = 0; attempt < 20 && tcp == null; attempt++) {
+                    udp = DatagramChannel.open(fam);
+                    try {
+                        udp.bind(a);
+                    } catch (IOException e) {
+                        udp.close();
+                        throw new IOException("resolver cannot listen on " + a + " (UDP): " + e.getMessage(), e);
+                    }
+                    actual = (InetSocketAddress) udp.getLocalAddress();
+                    ServerSocketChannel t = ServerSocketChannel.open(fam);
+                    try {
+                        t.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+                        t.bind(new InetSocketAddress(actual.getAddress(), actual.getPort()), 128);
+                        tcp = t;
+                    } catch (IOException e) {
+                        t.close();
+                        udp.close();
+                        if (a.getPort() != 0 || attempt == 19) {
+                            throw new IOException("resolver cannot listen on " + actual + " (TCP): " + e.getMessage(), e);
+                        }
+                    }
                 }
                 NioDatagramChannel u = new NioDatagramChannel(udp);
                 u.pipeline().addLast(new UdpHandler(u));
@@ -276,6 +290,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         private final Channel channel;
         private final InetSocketAddress remote;
         private Scheduler.Cancellable idle = Scheduler.Cancellable.NONE; // engine loop
+        private boolean counted; // engine loop: counted in tcpClients
 
         TcpClient(Channel channel, InetSocketAddress remote) {
             this.channel = channel;
@@ -290,6 +305,13 @@ public final class ResolverService implements Service, Commands.Resolver {
                     channel.close();
                     return;
                 }
+                if (tcpClients >= MAX_TCP_CLIENTS) {
+                    tcpRejected++;
+                    channel.close();
+                    return;
+                }
+                tcpClients++;
+                counted = true;
                 touch();
             });
         }
@@ -320,7 +342,13 @@ public final class ResolverService implements Service, Commands.Resolver {
 
         @Override
         public void channelInactive(ChannelHandlerContext c) {
-            scheduler.run(() -> idle.cancel());
+            scheduler.run(() -> {
+                idle.cancel();
+                if (counted) {
+                    counted = false;
+                    tcpClients--;
+                }
+            });
         }
 
         @Override
@@ -459,6 +487,8 @@ public final class ResolverService implements Service, Commands.Resolver {
         b.metric(Metric.counter("lookout_resolver_demotions_total", "Upstream demotions", r.demotions));
         b.metric(Metric.counter("lookout_resolver_malformed_total", "Client packets dropped or answered FORMERR", malformed));
         b.metric(Metric.counter("lookout_resolver_internal_errors_total", "Client packets whose handling failed (a bug)", internalErrors));
+        b.metric(Metric.gauge("lookout_resolver_tcp_clients", "Client TCP connections open", tcpClients));
+        b.metric(Metric.counter("lookout_resolver_tcp_rejected_total", "Client TCP connections closed at the limit", tcpRejected));
         b.metric(Metric.counter("lookout_resolver_denied_total", "Clients outside resolver.allow", denied));
         b.metric(Metric.gauge("lookout_resolver_in_flight", "Upstream transactions outstanding", r.inFlight));
         b.metric(Metric.gauge("lookout_resolver_queries_per_second", "Client questions in the last second", queriesPerSecond));

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import lookout.engine.config.ServiceTypeConfig;
 import lookout.engine.config.vscf.VNode;
+import lookout.engine.config.vscf.VscfParser;
+import lookout.engine.config.vscf.VscfSyntaxException;
 
 /**
  * The contents of gdnsd's {@code admin_state} file: {@code glob => STATE[/TTL]} entries in file
@@ -42,9 +44,9 @@ public record AdminState(List<Entry> entries) {
     public static AdminState parse(String text, String file) throws IllegalArgumentException {
         VNode.Hash h;
         try {
-            h = MiniVscf.parse(text, file);
-        } catch (MiniVscf.SyntaxError e) {
-            throw new IllegalArgumentException("admin_state: Loading file '" + file + "' failed: " + e.getMessage());
+            h = VscfParser.parse(text, file);
+        } catch (VscfSyntaxException e) {
+            throw new IllegalArgumentException("admin_state: Loading file '" + file + "' failed: " + e);
         }
         List<Entry> out = new ArrayList<>();
         for (VNode.Entry e : h.entries()) {

@@ -161,21 +161,27 @@ public final class HealthMonitors {
         long attempt = ++m.attempt;
         ServiceTypeConfig t = m.type;
         Consumer<Boolean> done = ok -> scheduler.run(() -> finish(m, attempt, ok));
-        switch (t.plugin()) {
-            case "tcp_connect" -> m.probe = prober.tcpConnect(m.address, (int) t.param("port", 0), t.timeout(), done);
-            case "http_status" -> {
-                Set<Integer> codes = new HashSet<>();
-                for (String c : t.params().getOrDefault("ok_codes", "200").split(",")) {
-                    codes.add(Integer.parseInt(c));
+        try {
+            switch (t.plugin()) {
+                case "tcp_connect" -> m.probe = prober.tcpConnect(m.address, (int) t.param("port", 0), t.timeout(), done);
+                case "http_status" -> {
+                    Set<Integer> codes = new HashSet<>();
+                    for (String c : t.params().getOrDefault("ok_codes", "200").split(",")) {
+                        codes.add(Integer.parseInt(c));
+                    }
+                    m.probe = prober.httpStatus(m.address, (int) t.param("port", 80), t.params().getOrDefault("url_path", "/"),
+                            t.params().get("vhost"), codes, t.timeout(), done);
                 }
-                m.probe = prober.httpStatus(m.address, (int) t.param("port", 80), t.params().getOrDefault("url_path", "/"),
-                        t.params().get("vhost"), codes, t.timeout(), done);
+                default -> {
+                    // gdnsd plugin_null: a monitor that always fails, without any I/O
+                    finish(m, attempt, false);
+                    return;
+                }
             }
-            default -> {
-                // gdnsd plugin_null: a monitor that always fails, without any I/O
-                finish(m, attempt, false);
-                return;
-            }
+        } catch (RuntimeException e) {
+            // a probe that cannot even start (no socket, group shutting down) is a failed probe
+            finish(m, attempt, false);
+            return;
         }
         m.timeout = scheduler.schedule(() -> {
             if (m.inFlight && m.attempt == attempt) {

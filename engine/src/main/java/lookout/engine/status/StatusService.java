@@ -63,6 +63,8 @@ public final class StatusService implements Service {
     private InetSocketAddress listen;
     private volatile InetSocketAddress bound;
     private long generation;
+    /** A bind issued by {@link #apply} has not completed yet. */
+    private boolean binding;
 
     @Override
     public String name() {
@@ -90,9 +92,10 @@ public final class StatusService implements Service {
     @Override
     public void apply(Config before, Config after) {
         InetSocketAddress next = listenOf(after);
-        if (Objects.equals(next, listen)) {
+        if (Objects.equals(next, listen) && (next == null || channel != null || binding)) {
             return;
         }
+        // Otherwise the address changed, or the same address failed to bind last time: (re)bind.
         listen = next;
         long gen = ++generation;
         if (channel != null) {
@@ -103,14 +106,17 @@ public final class StatusService implements Service {
             LOG.log(Level.INFO, "status endpoint closed (status.listen changed)");
         }
         if (next == null) {
+            binding = false;
             return;
         }
+        binding = true;
         bootstrap().bind(next).addListener((ChannelFuture f) -> ctx.scheduler().run(() -> {
             if (gen != generation) {
                 // A later reload moved the endpoint again while this bind was in flight.
                 f.channel().close();
                 return;
             }
+            binding = false;
             if (f.isSuccess()) {
                 channel = f.channel();
                 bound = (InetSocketAddress) channel.localAddress();
@@ -126,6 +132,7 @@ public final class StatusService implements Service {
     @Override
     public void stop() {
         generation++;
+        binding = false;
         if (channel != null) {
             channel.close();
             connections.close();

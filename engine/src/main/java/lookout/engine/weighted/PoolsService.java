@@ -1,7 +1,6 @@
 package lookout.engine.weighted;
 
 import java.net.InetAddress;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,23 +64,9 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         this.draws = ctx.random() instanceof SecureRandom
                 ? new SplittableRandom(ctx.random().nextLong()) : ctx.random();
         this.health = new HealthMonitors(ctx.scheduler(), ctx.io(), ctx::publish, this::recompute, MAX_CONCURRENT_PROBES);
-        this.forced = new ForcedStates(stateDir(ctx, config), ctx.scheduler(), ctx::publish, this::applyForced);
+        this.forced = new ForcedStates(ctx.stateDir(), ctx.scheduler(), ctx::publish, this::applyForced);
         install(config);
         forced.start();
-    }
-
-    /**
-     * The state directory for {@code config}. The engine resolves {@code state_dir} from its
-     * running configuration, which is not yet set while services start; until it is, the
-     * context answers its fallback {@code state}, and the configuration being started is the
-     * one that counts (a test override of the context still wins).
-     */
-    static Path stateDir(ServiceContext ctx, Config config) {
-        Path dir = ctx.stateDir();
-        if (dir.equals(Path.of("state")) && config.stateDir() != null) {
-            dir = config.stateDir();
-        }
-        return dir;
     }
 
     @Override
@@ -111,6 +96,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
             ResourceRuntime old = resources.get(r.name());
             if (old != null) {
                 rt.answers = old.answers;
+                rt.forced = old.forced; // until applyForced re-resolves the globs on the new names
             }
             for (FamilyRuntime f : rt.families) {
                 for (List<MonitorKey> keys : f.monitors) {
@@ -140,21 +126,51 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         }
         resources = next;
         health.reconcile(wanted);
-        recompute();
+        // live views now, announcements after the forced states are re-applied (applyForced),
+        // so that a reload never announces a failover that is not real
+        recompute(false);
     }
 
+    /**
+     * admin_state keys {@code weighted!GLOB} force whole resources (SPEC: "force an address or a
+     * resource"); every other key is a gdnsd monitor glob. A forced resource counts every item
+     * UP (monitors ignored) or DOWN (then failover: answered as if all were UP, failure signalled),
+     * with the forced TTL.
+     */
+    static final String RESOURCE_PREFIX = "weighted!";
+
     private void applyForced(AdminState state) {
-        Map<String, AdminState.Entry> resolved = state.resolve(health.names());
-        for (String glob : state.unmatched(health.names())) {
+        List<AdminState.Entry> monitorEntries = new ArrayList<>();
+        List<AdminState.Entry> resourceEntries = new ArrayList<>();
+        for (AdminState.Entry e : state.entries()) {
+            (e.glob().startsWith(RESOURCE_PREFIX) ? resourceEntries : monitorEntries).add(e);
+        }
+        AdminState monitorsState = new AdminState(monitorEntries);
+        AdminState resourcesState = new AdminState(resourceEntries);
+        java.util.Set<String> resourceNames = new java.util.LinkedHashSet<>();
+        for (String r : resources.keySet()) {
+            resourceNames.add(RESOURCE_PREFIX + r);
+        }
+        List<String> unmatched = new ArrayList<>(monitorsState.unmatched(health.names()));
+        unmatched.addAll(resourcesState.unmatched(resourceNames));
+        for (String glob : unmatched) {
             ctx.publish(new EngineEvent.Notice(ctx.scheduler().now(), lookout.engine.api.Subsystem.POOLS,
                     lookout.engine.api.Severity.WARNING, "admin_state: glob '" + glob + "' did not match anything!"));
         }
-        health.applyForced(resolved);
-        recompute();
+        Map<String, AdminState.Entry> byResource = resourcesState.resolve(resourceNames);
+        for (ResourceRuntime r : resources.values()) {
+            r.forced = byResource.get(RESOURCE_PREFIX + r.name);
+        }
+        health.applyForced(monitorsState.resolve(health.names()));
+        recompute(true);
     }
 
-    /** Recomputes every live family from the monitors' effective states; announces failovers. */
+    /** Recomputes every live family from the monitors' effective states and announces failovers. */
     private void recompute() {
+        recompute(true);
+    }
+
+    private void recompute(boolean announce) {
         for (ResourceRuntime r : resources.values()) {
             long ttl = ServiceTypeConfig.TTL_MAX;
             for (FamilyRuntime f : r.families) {
@@ -166,14 +182,17 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                         ttl = Math.min(ttl, s.ttl());
                     }
                 }
+                if (r.forced != null) {
+                    java.util.Arrays.fill(down, r.forced.down());
+                }
                 f.down = down;
                 f.live = f.plan.live(down);
-                if (f.live.failover() != f.announcedFailover) {
+                if (announce && f.live.failover() != f.announcedFailover) {
                     f.announcedFailover = f.live.failover();
                     ctx.publish(new EngineEvent.PoolFailover(ctx.scheduler().now(), r.name, f.family, f.live.failover()));
                 }
             }
-            r.monitorTtl = ttl;
+            r.monitorTtl = r.forced != null ? r.forced.effectiveTtl() : ttl;
         }
     }
 
@@ -258,9 +277,13 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                         down[i] |= d;
                     }
                 }
-                fams.add(familySnapshot(f, f.plan.live(down), down));
+                if (r.forced != null) {
+                    java.util.Arrays.fill(down, r.forced.down());
+                }
+                fams.add(familySnapshot(f, f.plan.live(down), down, r.forced != null));
             }
-            out.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers));
+            out.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers,
+                    r.forced == null ? null : r.forced.value()));
         }
         return out;
     }
@@ -270,9 +293,10 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         for (ResourceRuntime r : resources.values()) {
             List<PoolsSnapshot.PoolFamily> fams = new ArrayList<>();
             for (FamilyRuntime f : r.families) {
-                fams.add(familySnapshot(f, f.live, f.down));
+                fams.add(familySnapshot(f, f.live, f.down, r.forced != null));
             }
-            res.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers));
+            res.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers,
+                    r.forced == null ? null : r.forced.value()));
         }
         List<PoolsSnapshot.PoolMonitor> mons = new ArrayList<>();
         for (HealthMonitors.View v : health.views()) {
@@ -284,13 +308,14 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         List<PoolsSnapshot.PoolForced> fs = new ArrayList<>();
         for (AdminState.Entry e : forced.current().entries()) {
             Pattern p = AdminState.resolvePattern(e.glob());
-            fs.add(new PoolsSnapshot.PoolForced(e.glob(), e.value(),
-                    health.names().stream().filter(n -> p.matcher(n).matches()).sorted().toList()));
+            java.util.stream.Stream<String> names = e.glob().startsWith(RESOURCE_PREFIX)
+                    ? resources.keySet().stream().map(n -> RESOURCE_PREFIX + n) : health.names().stream();
+            fs.add(new PoolsSnapshot.PoolForced(e.glob(), e.value(), names.filter(n -> p.matcher(n).matches()).sorted().toList()));
         }
         return new PoolsSnapshot(true, res, mons, fs, forced.file().toString(), forced.lastError(), health.inFlight());
     }
 
-    private PoolsSnapshot.PoolFamily familySnapshot(FamilyRuntime f, LiveFamily live, boolean[] down) {
+    private PoolsSnapshot.PoolFamily familySnapshot(FamilyRuntime f, LiveFamily live, boolean[] down, boolean resourceForced) {
         Map<MonitorKey, HealthMonitors.View> views = new java.util.HashMap<>();
         for (HealthMonitors.View v : health.views()) {
             views.put(v.key(), v);
@@ -303,7 +328,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
             long live0 = 0;
             for (int i = p.groupStart[g]; i < p.groupStart[g + 1]; i++) {
                 boolean monDown = false;
-                boolean anyForced = false;
+                boolean anyForced = resourceForced;
                 long ttl = ServiceTypeConfig.TTL_MAX;
                 for (MonitorKey k : f.monitors.get(i)) {
                     HealthMonitors.View v = views.get(k);
@@ -394,6 +419,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         final List<FamilyRuntime> families = new ArrayList<>();
         long monitorTtl = ServiceTypeConfig.TTL_MAX;
         long answers;
+        AdminState.Entry forced; // a weighted!GLOB entry of admin_state, or null
 
         ResourceRuntime(WeightedResource r) {
             this.name = r.name();

@@ -89,17 +89,10 @@ class EngineArchitectureTest {
                 c -> exported.contains(c.getPackageName()) && c.getModifiers().contains(JavaModifier.PUBLIC));
     }
 
-    /**
-     * Known seam, allowed on purpose: the section binders ({@code ConfigProblems},
-     * {@code ServiceTypeConfig.bindAll}, {@code WeightedConfig.bind}) take the vscf parse tree so
-     * that each feature package can bind its own section; the console never calls them.
-     */
-    private static final Set<String> ALLOWED_SEAMS = Set.of("lookout.engine.config.vscf");
-
     private static boolean internal(JavaClass t) {
         JavaClass base = t.getBaseComponentType();
         String pkg = base.getPackageName();
-        return pkg.startsWith("lookout.engine") && !exported.contains(pkg) && !ALLOWED_SEAMS.contains(pkg);
+        return pkg.startsWith("lookout.engine") && !exported.contains(pkg);
     }
 
     private static ArchCondition<JavaClass> notExposeInternalTypes() {

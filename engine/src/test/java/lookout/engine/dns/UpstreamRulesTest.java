@@ -410,8 +410,8 @@ class UpstreamRulesTest {
             assertThat(h.snapshot().upstreamFailed().values().stream().mapToLong(Long::longValue).sum()).isZero();
 
             // all NXDOMAIN: NXDOMAIN, every candidate asked (more than three transactions)
-            c.send(DnsTestClient.query(2, "nothere.", RrType.A, false, 0));
             a.behave((q, t) -> FakeUpstream.nxdomain(q));
+            c.send(DnsTestClient.query(2, "nothere.", RrType.A, false, 0));
             Message n = answer(c);
             assertThat(n.rcode()).isEqualTo(RrType.NXDOMAIN);
             assertThat(a.received.stream().filter(r -> r.qname().startsWith("nothere.")).count()).isEqualTo(5);

@@ -105,53 +105,53 @@ class ZoneTest {
         Answer a = ask(zones, "mail.example.com.", RrType.AAAA);
         assertThat(a.rcode).isEqualTo(RrType.NOERROR);
         assertThat(a.authoritative).isTrue();
-        assertThat(a.answer).hasSize(1);
+        assertThat(a.answer()).hasSize(1);
 
         Answer nx = ask(zones, "nothere.example.com.", RrType.A);
         assertThat(nx.rcode).isEqualTo(RrType.NXDOMAIN);
-        assertThat(nx.authority).singleElement().satisfies(s -> {
+        assertThat(nx.authority()).singleElement().satisfies(s -> {
             assertThat(s.type()).isEqualTo(RrType.SOA);
             assertThat(s.ttl()).isEqualTo(300); // RFC 2308: min(SOA TTL, MINIMUM)
         });
         Answer nodata = ask(zones, "mail.example.com.", RrType.TXT);
         assertThat(nodata.rcode).isEqualTo(RrType.NOERROR);
-        assertThat(nodata.answer).isEmpty();
-        assertThat(nodata.authority).hasSize(1);
+        assertThat(nodata.answer()).isEmpty();
+        assertThat(nodata.authority()).hasSize(1);
         Answer ent = ask(zones, "b.c.example.com.", RrType.A);
         assertThat(ent.rcode).isEqualTo(RrType.NOERROR);
 
         Answer alias = ask(zones, "alias.example.com.", RrType.A);
-        assertThat(alias.answer).extracting(Rr::type).containsExactly(RrType.CNAME, RrType.A);
+        assertThat(alias.answer()).extracting(Rr::type).containsExactly(RrType.CNAME, RrType.A);
 
         Answer referral = ask(zones, "host.sub.example.com.", RrType.A);
         assertThat(referral.authoritative).isFalse();
-        assertThat(referral.authority).extracting(Rr::type).containsExactly(RrType.NS);
-        assertThat(referral.additional).hasSize(1);
+        assertThat(referral.authority()).extracting(Rr::type).containsExactly(RrType.NS);
+        assertThat(referral.additional()).hasSize(1);
     }
 
     @Test
     void dynaAndDyncAnswerFromThePools() {
         LocalZones zones = new LocalZones(Map.of("example.com.", zone(ZONE)));
         Answer www = ask(zones, "www.example.com.", RrType.A);
-        assertThat(www.answer).hasSize(2).allSatisfy(r -> {
+        assertThat(www.answer()).hasSize(2).allSatisfy(r -> {
             assertThat(r.type()).isEqualTo(RrType.A);
             assertThat(r.ttl()).isEqualTo(150); // floored by the record's minimum (half of 300)
         });
         Answer www6 = ask(zones, "www.example.com.", RrType.AAAA);
-        assertThat(www6.answer).isEmpty();
+        assertThat(www6.answer()).isEmpty();
         assertThat(www6.rcode).isEqualTo(RrType.NOERROR);
-        assertThat(www6.authority).extracting(Rr::type).containsExactly(RrType.SOA);
+        assertThat(www6.authority()).extracting(Rr::type).containsExactly(RrType.SOA);
 
         Answer cn = ask(zones, "cnames.example.com.", RrType.A);
-        assertThat(cn.answer).singleElement().satisfies(r -> {
+        assertThat(cn.answer()).singleElement().satisfies(r -> {
             assertThat(r.type()).isEqualTo(RrType.CNAME);
             assertThat(Message.nameAt(r.rdata(), 0)).isEqualTo("target.example.net.");
             assertThat(r.ttl()).isEqualTo(60);
         });
         // DYNA answers A/AAAA only; other types come from the node's static records
-        assertThat(ask(zones, "pool.example.com.", RrType.MX).answer).singleElement()
+        assertThat(ask(zones, "pool.example.com.", RrType.MX).answer()).singleElement()
                 .satisfies(r -> assertThat(r.type()).isEqualTo(RrType.MX));
-        assertThat(ask(zones, "pool.example.com.", RrType.A).answer).hasSize(2);
+        assertThat(ask(zones, "pool.example.com.", RrType.A).answer()).hasSize(2);
     }
 
     @Test

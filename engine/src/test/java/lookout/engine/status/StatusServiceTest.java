@@ -267,6 +267,7 @@ class StatusServiceTest {
     void bindFailureAtStartAbortsAndOnReloadIsReported() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             InetSocketAddress busy = new InetSocketAddress("127.0.0.1", taken.getLocalPort());
+            lastBusy = busy;
             assertThatThrownBy(() -> start(busy)).hasMessageContaining("cannot bind");
 
             start(new InetSocketAddress("127.0.0.1", 0));
@@ -277,8 +278,19 @@ class StatusServiceTest {
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !events.isEmpty());
             assertThat(events.get(0)).isInstanceOfSatisfying(EngineEvent.Notice.class,
                     n -> assertThat(n.message()).contains("cannot bind"));
+            assertThat(service.boundAddress()).isNull();
         }
+        // The port is free again: the same configuration applied again binds this time.
+        InetSocketAddress retried = lastBusy;
+        scheduler.call(() -> {
+            service.apply(config(retried), config(retried));
+            return null;
+        });
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> service.boundAddress() != null);
+        assertThat(service.boundAddress().getPort()).isEqualTo(retried.getPort());
     }
+
+    private InetSocketAddress lastBusy;
 
     /** The builder's metrics are read by DefaultEngine in its own package; tests reach in. */
     @SuppressWarnings("unchecked")

@@ -162,6 +162,39 @@ class MonitorProbeTest {
     }
 
     @Test
+    void httpStatusWithVhostAndOkCodes() throws IOException {
+        try (TinyHttpServer server = new TinyHttpServer()) {
+            server.status.set(204);
+            String text = """
+                    service_types => { web => { plugin => http_status, port => %d, url_path => /ready, vhost => www.example.org,
+                                                ok_codes => [ 200, 204 ], down_thresh => 1 } }
+                    plugins => { weighted => { service_types => web, r => { a => [ 127.0.0.1, 1 ] } } }
+                    """.formatted(server.port());
+            try (TestContext ctx = new TestContext(state, 4)) {
+                PoolsService svc = new PoolsService();
+                ctx.call(() -> {
+                    svc.start(ctx, TestContext.config(text));
+                    return null;
+                });
+                String name = "127.0.0.1/web";
+                ctx.scheduler.runPending();
+                await().atMost(Duration.ofSeconds(10)).until(() -> monitor(ctx, svc, name).probes() == 1);
+                assertThat(monitor(ctx, svc, name).monitoredState()).isEqualTo("UP"); // 204 is in ok_codes
+                assertThat(server.requestLines).containsExactly("GET /ready HTTP/1.1");
+                assertThat(server.headerLines).contains("Host: www.example.org", "Connection: close", "User-Agent: gdnsd-monitor");
+                server.status.set(200);
+                assertThat(step(ctx, svc, name, 10).monitoredState()).isEqualTo("UP");
+                server.status.set(404);
+                assertThat(step(ctx, svc, name, 10).monitoredState()).isEqualTo("DOWN"); // down_thresh 1
+                ctx.call(() -> {
+                    svc.stop();
+                    return null;
+                });
+            }
+        }
+    }
+
+    @Test
     void aProbeThatNeverAnswersTimesOutOnTheVirtualClock() throws IOException {
         // a listener that accepts and never writes: the http_status probe waits for its timeout
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {

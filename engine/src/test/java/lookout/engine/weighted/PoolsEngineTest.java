@@ -122,4 +122,21 @@ class PoolsEngineTest {
             again.stop();
         }
     }
+
+    @Test
+    void whatIfRecomputesOddsWithoutApplyingThem() throws Exception {
+        try (VirtualScheduler clock = new VirtualScheduler()) {
+            Engine e = start(clock, 3);
+            var hypothetical = e.whatIf(Map.of("192.0.2.1/*", "DOWN")).get(10, TimeUnit.SECONDS);
+            PoolsSnapshot.PoolFamily fam = hypothetical.get(0).families().get(0);
+            // three equal weights, one hypothetically DOWN: 1/2 each for the other two, 0 for a
+            assertThat(fam.groups().get(0).items().get(0).probability()).isZero();
+            assertThat(fam.groups().get(1).items().get(0).probability()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-12));
+            assertThat(fam.liveWeight()).isEqualTo(20);
+            // nothing applied: the running odds are still a third each
+            assertThat(itemA(e).down()).isFalse();
+            assertThat(itemA(e).probability()).isCloseTo(1.0 / 3, org.assertj.core.data.Offset.offset(1e-12));
+            e.stop();
+        }
+    }
 }

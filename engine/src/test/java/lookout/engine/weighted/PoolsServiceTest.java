@@ -192,6 +192,67 @@ class PoolsServiceTest {
     }
 
     @Test
+    void aWholeResourceCanBeForced() throws Exception {
+        // a is monitored DOWN (built-in `down`), b UP
+        Config config = TestContext.config("""
+                plugins => { weighted => {
+                  r => { a => [ 192.0.2.1, 10 ], b => [ 192.0.2.2, 30 ], service_types => down }
+                  s => { c => [ 192.0.2.3, 10 ] }
+                } }
+                """);
+        try (TestContext ctx = new TestContext(state, 12)) {
+            PoolsService svc = started(ctx, config);
+            assertThat(family(ctx, svc, "r", "ipv4").failover()).isTrue(); // everything DOWN by its monitors
+            ctx.call(() -> {
+                svc.force("weighted!r", "UP", Duration.ofSeconds(20));
+                return null;
+            });
+            PoolsSnapshot.PoolFamily f = family(ctx, svc, "r", "ipv4");
+            assertThat(f.failover()).isFalse();
+            assertThat(f.liveWeight()).isEqualTo(40);
+            assertThat(f.groups()).allSatisfy(g -> assertThat(g.items().get(0).forced()).isTrue());
+            assertThat(f.groups()).allSatisfy(g -> assertThat(g.items().get(0).monitoredDown()).isTrue());
+            assertThat(ctx.call(() -> svc.answer("r", 1, 300, 10)).ttl()).isEqualTo(20);
+            assertThat(ctx.call(svc::snapshot).resources().get(0).forcedState()).isEqualTo("UP/20");
+            // forcing DOWN a resource: failover, signalled
+            ctx.call(() -> {
+                svc.force("weighted!s*", "DOWN", null);
+                return null;
+            });
+            assertThat(family(ctx, svc, "s", "ipv4").failover()).isTrue();
+            assertThat(ctx.call(() -> svc.answer("s", 1, 300, 10)).failover()).isTrue();
+            assertThat(ctx.events).anyMatch(e -> e instanceof EngineEvent.PoolFailover pf && pf.resource().equals("s") && pf.inFailover());
+            assertThat(ctx.call(svc::snapshot).forced()).extracting(PoolsSnapshot.PoolForced::matches)
+                    .containsExactly(List.of("weighted!r"), List.of("weighted!s"));
+            stop(ctx, svc);
+        }
+    }
+
+    @Test
+    void aReloadDoesNotAnnounceAFailoverThatIsNotReal() throws Exception {
+        Files.writeString(state.resolve(ForcedStates.FILE_NAME), "\"192.0.2.*/*\" => DOWN\nweighted!s => DOWN\n");
+        String text = """
+                plugins => { weighted => {
+                  r => { a => [ 192.0.2.1, 10 ], b => [ 192.0.2.2, 30 ] }
+                  s => { c => [ 198.51.100.3, 10 ] }
+                } }
+                """;
+        try (TestContext ctx = new TestContext(state, 13)) {
+            Config c1 = TestContext.config(text);
+            PoolsService svc = started(ctx, c1);
+            assertThat(ctx.events).filteredOn(e -> e instanceof EngineEvent.PoolFailover).hasSize(2);
+            ctx.call(() -> {
+                svc.apply(c1, TestContext.config(text + "\n# edited\n"));
+                return null;
+            });
+            assertThat(ctx.events).filteredOn(e -> e instanceof EngineEvent.PoolFailover).hasSize(2);
+            assertThat(family(ctx, svc, "r", "ipv4").failover()).isTrue();
+            assertThat(family(ctx, svc, "s", "ipv4").failover()).isTrue();
+            stop(ctx, svc);
+        }
+    }
+
+    @Test
     void whatIfDoesNotApply() {
         try (TestContext ctx = new TestContext(state, 9)) {
             PoolsService svc = started(ctx, TestContext.config(Synopsis.SERVICE_TYPES.replace("http_status", "static")
@@ -253,6 +314,9 @@ class PoolsServiceTest {
             assertThat(front.mode()).isEqualTo("ungrouped-multi");
             assertThat(front.groups()).extracting(g -> g.items().get(0).probability()).containsExactly(1.0, 0.25, 0.5);
             assertThat(front.answerSets()).hasSize(4);
+            // the snapshot is what GET /status serves: it must write as JSON
+            String json = lookout.engine.status.JsonWriter.write(s);
+            assertThat(json).contains("\"name\":\"frontwww6\"", "\"mode\":\"ungrouped-multi\"", "\"upWeight\":");
             assertThat(front.answerSetsListed()).isTrue();
             // the cn resource's static check has TTL 120: its answers carry min(120, 300)
             assertThat(ctx.call(() -> svc.answer("cn", 5, 300, 150)).ttl()).isEqualTo(150); // floored by the record min

@@ -5,7 +5,8 @@ import lookout.engine.config.ConfigProblems;
 import lookout.engine.config.ServiceTypeConfig;
 import lookout.engine.config.WeightedConfig;
 import lookout.engine.config.vscf.VNode;
-import lookout.engine.health.MiniVscf;
+import lookout.engine.config.vscf.VscfParser;
+import lookout.engine.config.vscf.VscfSyntaxException;
 
 /** Seed 001's SYNOPSIS configuration, verbatim, plus the service types it names. */
 public final class Synopsis {
@@ -88,8 +89,8 @@ public final class Synopsis {
 
     public static VNode.Hash parse(String text) {
         try {
-            return MiniVscf.parse(text, "test.conf");
-        } catch (MiniVscf.SyntaxError e) {
+            return VscfParser.parse(text, "test.conf");
+        } catch (VscfSyntaxException e) {
             throw new IllegalArgumentException(e);
         }
     }

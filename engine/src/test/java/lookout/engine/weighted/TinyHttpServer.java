@@ -18,6 +18,7 @@ final class TinyHttpServer implements AutoCloseable {
 
     final AtomicInteger status = new AtomicInteger(200);
     final List<String> requestLines = new CopyOnWriteArrayList<>();
+    final List<String> headerLines = new CopyOnWriteArrayList<>();
     private final ServerSocket socket;
     private final Thread thread;
     private volatile boolean closed;
@@ -44,6 +45,9 @@ final class TinyHttpServer implements AutoCloseable {
                 int guard = 0;
                 while (line != null && !line.isEmpty() && guard++ < 100) {
                     line = in.readLine();
+                    if (line != null && !line.isEmpty()) {
+                        headerLines.add(line);
+                    }
                 }
                 requestLines.add(first);
                 OutputStream out = s.getOutputStream();

@@ -126,7 +126,9 @@ public final class Message {
                 }
                 byte[] rdata = decodeRdata(m, len, pos, rdlen, type);
                 pos += rdlen;
-                into.add(new Rr(sb.toString(), type, cls, ttl > 0x7FFFFFFFL ? 0 : ttl, rdata));
+                // most owners are the question's name: share that string instead of a copy per record
+                String owner = msg.qname != null && msg.qname.contentEquals(sb) ? msg.qname : sb.toString();
+                into.add(new Rr(owner, type, cls, ttl > 0x7FFFFFFFL ? 0 : ttl, rdata));
             }
         }
         if (pos != len) {
