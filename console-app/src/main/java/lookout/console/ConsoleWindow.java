@@ -82,6 +82,12 @@ public final class ConsoleWindow implements AutoCloseable {
             public java.util.concurrent.CompletableFuture<Void> release(String key) {
                 return g.release(key);
             }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<java.util.List<lookout.engine.api.PoolsSnapshot.PoolResource>> whatIf(
+                    java.util.Map<String, String> hypothetical) {
+                return g.whatIf(hypothetical);
+            }
         });
         this.pvaVm = new PvaViewModel(new PvaViewModel.Commands() {
             @Override

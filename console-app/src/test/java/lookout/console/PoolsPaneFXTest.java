@@ -114,4 +114,26 @@ class PoolsPaneFXTest {
         waitFor(() -> robot.lookup("#summaryPools").queryAs(Label.class).getText().equals("Pools: 0 OK / 1 in FAILOVER"));
         waitFor(() -> fx(() -> Math.abs(a.odds() - 10 / 16.0) < 1e-9));
     }
+
+    @Test
+    void whatIfRecomputesTheOddsWithoutApplyingAnything(FxRobot robot) throws Exception {
+        @SuppressWarnings("unchecked")
+        TreeTableView<PoolRow> tree = robot.lookup("#poolTree").queryAs(TreeTableView.class);
+        waitFor(() -> fx(() -> find(tree.getRoot(), PoolRow.Kind.ITEM, "a") != null));
+        PoolRow a = fx(() -> find(tree.getRoot(), PoolRow.Kind.ITEM, "a").getValue());
+        PoolRow b = fx(() -> find(tree.getRoot(), PoolRow.Kind.ITEM, "b").getValue());
+
+        robot.clickOn("#whatIf");
+        waitFor(() -> fx(() -> window.scene().lookup("#whatIfText").isVisible()));
+        robot.interact(() -> tree.getSelectionModel().select(find(tree.getRoot(), PoolRow.Kind.ITEM, "a")));
+        robot.clickOn("#forceDown"); // what-if: no confirmation, nothing applied
+        waitFor(() -> fx(() -> Math.abs(b.whatIfOdds() - 5 / 6.0) < 1e-9 && a.whatIfState().equals("DOWN")));
+        assertThat(fx(a::odds)).as("live odds unchanged").isCloseTo(10 / 16.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(console.engine.snapshot().pools().forced()).as("nothing forced in the engine").isEmpty();
+        assertThat(robot.lookup("#confirmForce").tryQuery()).isEmpty();
+        assertThat(robot.lookup("#whatIfText").queryAs(Label.class).getText()).contains("127.0.0.11/* DOWN");
+
+        robot.clickOn("#whatIf");
+        waitFor(() -> fx(() -> b.whatIfOdds() < 0 && a.whatIfState().isEmpty()));
+    }
 }

@@ -209,6 +209,12 @@ public final class EngineGateway implements AutoCloseable {
         return async(() -> engine.release(key));
     }
 
+    /** Odds under hypothetical states (nothing applied). */
+    public CompletableFuture<List<lookout.engine.api.PoolsSnapshot.PoolResource>> whatIf(java.util.Map<String, String> hypothetical) {
+        java.util.Map<String, String> copy = java.util.Map.copyOf(hypothetical);
+        return async(() -> engine.whatIf(copy));
+    }
+
     public CompletableFuture<Void> searchPv(String name) {
         return async(() -> engine.searchPv(name));
     }

@@ -29,6 +29,10 @@ public final class PoolRow {
     /** Family lines: in failover (live weight below up_weight). */
     final BooleanProperty failover = new SimpleBooleanProperty();
     final StringProperty note = new SimpleStringProperty("");
+    /** Probability under the what-if states, -1 when none. */
+    final DoubleProperty whatIfOdds = new SimpleDoubleProperty(-1);
+    /** Effective state under the what-if states ("" when none). */
+    final StringProperty whatIfState = new SimpleStringProperty("");
     /** Family lines: single-answer mode (odds of its items add to 1). */
     final BooleanProperty single = new SimpleBooleanProperty();
 
@@ -79,6 +83,14 @@ public final class PoolRow {
 
     public boolean failover() {
         return failover.get();
+    }
+
+    public double whatIfOdds() {
+        return whatIfOdds.get();
+    }
+
+    public String whatIfState() {
+        return whatIfState.get();
     }
 
     public String note() {

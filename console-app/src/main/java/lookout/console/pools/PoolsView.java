@@ -42,6 +42,9 @@ public final class PoolsView {
     @FXML private TreeTableColumn<PoolRow, Number> liveColumn;
     @FXML private TreeTableColumn<PoolRow, PoolRow> oddsColumn;
     @FXML private TreeTableColumn<PoolRow, String> noteColumn;
+    @FXML private TreeTableColumn<PoolRow, String> whatIfColumn;
+    @FXML private javafx.scene.control.ToggleButton whatIfToggle;
+    @FXML private Label whatIfLabel;
 
     public PoolsView(PoolsViewModel vm) {
         this.vm = vm;
@@ -84,6 +87,18 @@ public final class PoolsView {
         monitoredColumn.setCellFactory(c -> new StateCell());
         forcedColumn.setCellFactory(c -> new StateCell());
 
+        whatIfToggle.selectedProperty().bindBidirectional(vm.whatIfProperty());
+        whatIfColumn.visibleProperty().bind(vm.whatIfProperty());
+        whatIfLabel.textProperty().bind(vm.whatIfTextProperty());
+        whatIfLabel.visibleProperty().bind(vm.whatIfProperty());
+        whatIfLabel.managedProperty().bind(vm.whatIfProperty());
+        whatIfLabel.getStyleClass().addAll("indicator", "level-advisory");
+        whatIfColumn.setCellValueFactory(f -> {
+            PoolRow r = f.getValue().getValue();
+            return javafx.beans.binding.Bindings.createStringBinding(() -> (r.whatIfState().isEmpty() ? "" : r.whatIfState() + " ")
+                    + (r.whatIfOdds() < 0 ? "" : OddsCell.percent(r.whatIfOdds())), r.whatIfOdds, r.whatIfState);
+        });
+
         var selectedItem = tree.getSelectionModel().selectedItemProperty();
         javafx.beans.binding.BooleanBinding notAddress = javafx.beans.binding.Bindings.createBooleanBinding(
                 () -> selectedItem.get() == null || selectedItem.get().getValue().kind() != PoolRow.Kind.ITEM, selectedItem);
@@ -112,6 +127,10 @@ public final class PoolsView {
         if (row == null) {
             return;
         }
+        if (vm.whatIfProperty().get()) {
+            vm.force(row, state); // hypothetical: nothing to confirm, nothing applied
+            return;
+        }
         if (confirm("Force " + state, "Force " + PoolsViewModel.forceKey(row) + " " + state
                 + " until released? Every resource using " + row.target() + " is affected; the state is kept across restarts.")) {
             vm.force(row, state);
@@ -121,6 +140,10 @@ public final class PoolsView {
     @FXML
     private void onRelease() {
         PoolRow row = selectedAddress();
+        if (row != null && vm.whatIfProperty().get()) {
+            vm.release(row);
+            return;
+        }
         if (row != null && confirm("Release", "Release the forced state of " + PoolsViewModel.forceKey(row)
                 + "? Its monitors decide again.")) {
             vm.release(row);

@@ -31,6 +31,9 @@ public final class PoolsViewModel {
         CompletableFuture<Void> force(String key, String state, Duration ttl);
 
         CompletableFuture<Void> release(String key);
+
+        /** The engine's odds under hypothetical monitor states (glob → UP/DOWN); nothing applied. */
+        CompletableFuture<List<PoolsSnapshot.PoolResource>> whatIf(Map<String, String> hypothetical);
     }
 
     private final Commands commands;
@@ -40,6 +43,9 @@ public final class PoolsViewModel {
     private final BooleanProperty running = new SimpleBooleanProperty();
     private final TreeItem<PoolRow> root = new TreeItem<>(new PoolRow(PoolRow.Kind.RESOURCE, ""));
     private final Map<String, TreeItem<PoolRow>> items = new HashMap<>();
+    private final BooleanProperty whatIf = new SimpleBooleanProperty();
+    private final Map<String, String> hypothetical = new java.util.LinkedHashMap<>();
+    private final ReadOnlyStringWrapper whatIfText = new ReadOnlyStringWrapper("");
     private int familiesOk;
     private int familiesFailover;
 
@@ -47,6 +53,13 @@ public final class PoolsViewModel {
         this.commands = commands;
         status.set("Waiting for the first snapshot…", Indicator.Level.INACTIVE);
         root.setExpanded(true);
+        whatIf.addListener((o, was, on) -> {
+            if (on) {
+                recomputeWhatIf();
+            } else {
+                clearWhatIf();
+            }
+        });
     }
 
     public Indicator status() {
@@ -63,6 +76,15 @@ public final class PoolsViewModel {
 
     public BooleanProperty runningProperty() {
         return running;
+    }
+
+    /** What-if mode: Force and Release change hypothetical states only, and the odds are recomputed. */
+    public BooleanProperty whatIfProperty() {
+        return whatIf;
+    }
+
+    public ReadOnlyStringProperty whatIfTextProperty() {
+        return whatIfText.getReadOnlyProperty();
     }
 
     public TreeItem<PoolRow> root() {
@@ -83,6 +105,11 @@ public final class PoolsViewModel {
     public PoolRow row(String key) {
         TreeItem<PoolRow> t = items.get(key);
         return t == null ? null : t.getValue();
+    }
+
+    /** The item row of {@code label} in {@code resource}/{@code family}, or null. */
+    public PoolRow item(String resource, String family, String label) {
+        return row("ITEM:" + resource + "/" + family + "/" + label);
     }
 
     public void onSnapshot(EngineSnapshot s) {
@@ -237,17 +264,75 @@ public final class PoolsViewModel {
         return row.target() + "/*";
     }
 
-    /** Forces an address (every service type on it) UP or DOWN until released. */
+    /** Forces an address (every service type on it) UP or DOWN until released; in what-if mode, only hypothetically. */
     public CompletableFuture<Void> force(PoolRow row, String state) {
         String key = forceKey(row);
+        if (whatIf.get()) {
+            hypothetical.put(key, state);
+            return recomputeWhatIf();
+        }
         return commands.force(key, state, null).whenComplete((v, e) -> actionMessage.set(e == null
                 ? "Forced " + key + " " + state + "." : "Force " + key + " FAILED: " + cause(e)));
     }
 
     public CompletableFuture<Void> release(PoolRow row) {
         String key = forceKey(row);
+        if (whatIf.get()) {
+            hypothetical.remove(key);
+            return recomputeWhatIf();
+        }
         return commands.release(key).whenComplete((v, e) -> actionMessage.set(e == null
                 ? "Released " + key + "." : "Release " + key + " FAILED: " + cause(e)));
+    }
+
+    /** Leaves what-if mode: hypothetical states and odds are cleared. */
+    private void clearWhatIf() {
+        hypothetical.clear();
+        whatIfText.set("");
+        for (TreeItem<PoolRow> t : items.values()) {
+            t.getValue().whatIfOdds.set(-1);
+            t.getValue().whatIfState.set("");
+        }
+    }
+
+    /** Asks the engine for the odds under the hypothetical states and shows them beside the live ones. */
+    public CompletableFuture<Void> recomputeWhatIf() {
+        Map<String, String> h = new java.util.LinkedHashMap<>(hypothetical);
+        whatIfText.set(h.isEmpty() ? "WHAT-IF: no hypothetical state yet — use Force / Release; nothing is applied"
+                : "WHAT-IF (nothing applied): " + String.join(", ", h.entrySet().stream()
+                        .map(e -> e.getKey() + " " + e.getValue()).toList()));
+        return commands.whatIf(h).handle((list, e) -> {
+            if (e != null) {
+                actionMessage.set("What-if FAILED: " + cause(e));
+                return null;
+            }
+            if (!whatIf.get()) {
+                return null; // left what-if mode while the engine was computing
+            }
+            for (PoolsSnapshot.PoolResource r : list) {
+                for (PoolsSnapshot.PoolFamily f : r.families()) {
+                    String fk = r.name() + "/" + f.family();
+                    PoolRow fr = row("FAMILY:" + fk);
+                    if (fr != null) {
+                        fr.whatIfState.set(f.failover() ? "FAILOVER" : "");
+                    }
+                    for (PoolsSnapshot.PoolGroup g : f.groups()) {
+                        PoolRow gr = row("GROUP:" + fk + "/" + g.name());
+                        if (gr != null) {
+                            gr.whatIfOdds.set(g.probability());
+                        }
+                        for (PoolsSnapshot.PoolItem it : g.items()) {
+                            PoolRow ir = row("ITEM:" + fk + "/" + it.label());
+                            if (ir != null) {
+                                ir.whatIfOdds.set(it.probability());
+                                ir.whatIfState.set(it.down() ? "DOWN" : "UP");
+                            }
+                        }
+                    }
+                }
+            }
+            return null;
+        });
     }
 
     private static String cause(Throwable e) {

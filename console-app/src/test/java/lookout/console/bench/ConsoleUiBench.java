@@ -215,6 +215,9 @@ public final class ConsoleUiBench {
         @Override public CompletableFuture<ResolveTrace> resolve(String name, String type) { return CompletableFuture.failedFuture(new UnsupportedOperationException()); }
         @Override public CompletableFuture<Void> force(String key, String state, Duration ttl) { return CompletableFuture.completedFuture(null); }
         @Override public CompletableFuture<Void> release(String key) { return CompletableFuture.completedFuture(null); }
+        @Override public CompletableFuture<List<lookout.engine.api.PoolsSnapshot.PoolResource>> whatIf(Map<String, String> h) {
+            return CompletableFuture.completedFuture(List.of());
+        }
         @Override public CompletableFuture<Void> searchPv(String name) { return CompletableFuture.completedFuture(null); }
         @Override public CompletableFuture<Void> dropPv(String name) { return CompletableFuture.completedFuture(null); }
         @Override public CompletableFuture<Void> discoveryPing() { return CompletableFuture.completedFuture(null); }
