@@ -79,7 +79,7 @@ class MainWindowFXTest {
     void theSummaryStripSaysWhatRunsAndWhatDoesNot(FxRobot robot) throws Exception {
         waitFor(() -> text(robot, "#statusEngine").equals("Engine: RUNNING"));
         // The test configuration has a resolver without upstream servers and no PVA server.
-        waitFor(() -> text(robot, "#summaryResolver").equals("Resolver: servers 0/0 healthy · in flight 0/4096 · refused 0/min"));
+        waitFor(() -> text(robot, "#summaryResolver").equals("Resolver: no upstream servers · in flight 0/4096 · refused 0/min"));
         assertThat(robot.lookup("#summaryResolver").query().getStyleClass()).contains("level-normal");
         if (console.engine.snapshot().pva() == null) {
             waitFor(() -> text(robot, "#summaryPva").equals("PVA: not running"));

@@ -160,7 +160,8 @@ public final class MainViewModel {
         }
         long[] first = refusedSamples.peekFirst();
         long refusedPerMinute = Math.max(0, r.refused() - first[1]);
-        String text = "Resolver: servers " + healthy + "/" + total + " healthy · in flight " + r.inFlight() + "/"
+        String text = (total == 0 ? "Resolver: no upstream servers" : "Resolver: servers " + healthy + "/" + total + " healthy")
+                + " · in flight " + r.inFlight() + "/"
                 + r.inFlightCeiling() + " · refused " + refusedPerMinute + "/min";
         resolverSummary.set(text, healthy < total || refusedPerMinute > 0 ? Level.ADVISORY : Level.NORMAL);
     }
