@@ -123,7 +123,9 @@ class PoolsPaneFXTest {
         PoolRow a = fx(() -> find(tree.getRoot(), PoolRow.Kind.ITEM, "a").getValue());
         PoolRow b = fx(() -> find(tree.getRoot(), PoolRow.Kind.ITEM, "b").getValue());
 
-        robot.clickOn("#whatIf");
+        robot.clickOn(tree); // focus the window; then the toggle from the keyboard
+        robot.press(javafx.scene.input.KeyCode.ALT, javafx.scene.input.KeyCode.W)
+                .release(javafx.scene.input.KeyCode.W, javafx.scene.input.KeyCode.ALT);
         waitFor(() -> fx(() -> window.scene().lookup("#whatIfText").isVisible()));
         robot.interact(() -> tree.getSelectionModel().select(find(tree.getRoot(), PoolRow.Kind.ITEM, "a")));
         robot.clickOn("#forceDown"); // what-if: no confirmation, nothing applied
@@ -133,7 +135,8 @@ class PoolsPaneFXTest {
         assertThat(robot.lookup("#confirmForce").tryQuery()).isEmpty();
         assertThat(robot.lookup("#whatIfText").queryAs(Label.class).getText()).contains("127.0.0.11/* DOWN");
 
-        robot.clickOn("#whatIf");
+        robot.press(javafx.scene.input.KeyCode.ALT, javafx.scene.input.KeyCode.W)
+                .release(javafx.scene.input.KeyCode.W, javafx.scene.input.KeyCode.ALT);
         waitFor(() -> fx(() -> b.whatIfOdds() < 0 && a.whatIfState().isEmpty()));
     }
 }

@@ -43,7 +43,7 @@ public final class PoolsView {
     @FXML private TreeTableColumn<PoolRow, PoolRow> oddsColumn;
     @FXML private TreeTableColumn<PoolRow, String> noteColumn;
     @FXML private TreeTableColumn<PoolRow, String> whatIfColumn;
-    @FXML private javafx.scene.control.ToggleButton whatIfToggle;
+    @FXML private Button whatIfButton;
     @FXML private Label whatIfLabel;
 
     public PoolsView(PoolsViewModel vm) {
@@ -87,7 +87,9 @@ public final class PoolsView {
         monitoredColumn.setCellFactory(c -> new StateCell());
         forcedColumn.setCellFactory(c -> new StateCell());
 
-        whatIfToggle.selectedProperty().bindBidirectional(vm.whatIfProperty());
+        // A plain button (not a ToggleButton): its mnemonic fires the same action as a click.
+        whatIfButton.textProperty().bind(javafx.beans.binding.Bindings.when(vm.whatIfProperty())
+                .then("_What-if: ON").otherwise("_What-if: off"));
         whatIfColumn.visibleProperty().bind(vm.whatIfProperty());
         whatIfLabel.textProperty().bind(vm.whatIfTextProperty());
         whatIfLabel.visibleProperty().bind(vm.whatIfProperty());
@@ -110,6 +112,11 @@ public final class PoolsView {
     private PoolRow selectedAddress() {
         var t = tree.getSelectionModel().getSelectedItem();
         return t == null || t.getValue().kind() != PoolRow.Kind.ITEM ? null : t.getValue();
+    }
+
+    @FXML
+    private void onWhatIf() {
+        vm.whatIfProperty().set(!vm.whatIfProperty().get());
     }
 
     @FXML
