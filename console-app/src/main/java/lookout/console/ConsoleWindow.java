@@ -69,7 +69,7 @@ public final class ConsoleWindow implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.configVm = new ConfigViewModel(loader, parser, Platform::runLater, gateway::apply);
+        this.configVm = new ConfigViewModel(loader, parser, Platform::runLater, gateway::apply, gateway::candidateOdds);
         EngineGateway g = gateway;
         this.resolverVm = new ResolverViewModel(gateway::resolve);
         this.poolsVm = new PoolsViewModel(new PoolsViewModel.Commands() {

@@ -21,6 +21,7 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import lookout.engine.api.ConfigStatus;
 import lookout.engine.api.EngineSnapshot;
+import lookout.engine.api.PoolsSnapshot;
 import lookout.engine.api.ReloadResult;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigDiff;
@@ -51,11 +52,21 @@ public final class ConfigViewModel {
         ConfigDiff diff(Config before, Config after);
     }
 
+    /**
+     * The odds a configuration's weighted pools give under the engine's current monitor and forced
+     * states ({@code EngineGateway::candidateOdds}); completes on the UI thread.
+     */
+    @FunctionalInterface
+    public interface OddsSource {
+        CompletableFuture<List<PoolsSnapshot.PoolResource>> odds(Config config);
+    }
+
     private final Parser loader;
     private final Differ differ;
     private final Executor background;
     private final Executor ui;
     private final Function<ConfigResult, CompletableFuture<ReloadResult>> apply;
+    private final OddsSource odds;
 
     private final StringProperty text = new SimpleStringProperty("");
     private final ReadOnlyStringWrapper runningText = new ReadOnlyStringWrapper("");
@@ -70,15 +81,30 @@ public final class ConfigViewModel {
     private final BooleanBinding dirty;
     /** Bumped on every edit so that a slow parse of an older text is not shown as current. */
     private long generation;
+    /** Bumped on every diff so that late odds land only on the diff they belong to. */
+    private long diffSeq;
 
     /** The console's wiring: the engine's own parser and diff. */
     public ConfigViewModel(ConfigLoader loader, Executor background, Executor ui,
                            Function<ConfigResult, CompletableFuture<ReloadResult>> apply) {
-        this(loader::parse, ConfigLoader::diff, background, ui, apply);
+        this(loader::parse, ConfigLoader::diff, background, ui, apply, null);
+    }
+
+    /** The console's wiring with odds before → after in the diff. */
+    public ConfigViewModel(ConfigLoader loader, Executor background, Executor ui,
+                           Function<ConfigResult, CompletableFuture<ReloadResult>> apply, OddsSource odds) {
+        this(loader::parse, ConfigLoader::diff, background, ui, apply, odds);
     }
 
     public ConfigViewModel(Parser parser, Differ differ, Executor background, Executor ui,
                            Function<ConfigResult, CompletableFuture<ReloadResult>> apply) {
+        this(parser, differ, background, ui, apply, null);
+    }
+
+    /** {@code odds} may be null: the diff then says no odds. */
+    public ConfigViewModel(Parser parser, Differ differ, Executor background, Executor ui,
+                           Function<ConfigResult, CompletableFuture<ReloadResult>> apply, OddsSource odds) {
+        this.odds = odds;
         this.loader = Objects.requireNonNull(parser);
         this.differ = Objects.requireNonNull(differ);
         this.background = background;
@@ -198,8 +224,48 @@ public final class ConfigViewModel {
         busy.set(true);
         CompletableFuture<ConfigResult> before = parseAsync(beforeText);
         CompletableFuture<ConfigResult> after = parseAsync(afterText);
-        return before.thenCombine(after, (b, a) -> {
-            busy.set(false);
+        return before.thenCombine(after, (b, a) -> new ConfigResult[] {b, a}).thenCompose(ba -> {
+            ConfigDiff d = describeDiff(ba[0], ba[1], what);
+            if (d == null || odds == null || !OddsDiff.touchesPools(d)) {
+                busy.set(false);
+                return CompletableFuture.completedFuture(d);
+            }
+            // odds before → after, computed by the engine off the UI thread; the diff completes
+            // with them so that Apply's confirmation shows them
+            List<String> words = List.copyOf(plainDiff);
+            long seq = diffSeq;
+            CompletableFuture<List<PoolsSnapshot.PoolResource>> now = safeOdds(ba[0].config());
+            CompletableFuture<List<PoolsSnapshot.PoolResource>> then = safeOdds(ba[1].config());
+            return now.thenCombine(then, (x, y) -> OddsDiff.describe(x, y))
+                    .handle((lines, err) -> {
+                        busy.set(false);
+                        List<String> all = new java.util.ArrayList<>(words);
+                        if (err != null) {
+                            Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
+                                    ? err.getCause() : err;
+                            all.add("odds before → after not available: " + cause.getMessage());
+                        } else {
+                            all.addAll(lines);
+                        }
+                        if (seq == diffSeq) { // a newer diff is not overwritten by these odds
+                            plainDiff.setAll(all);
+                        }
+                        return d;
+                    });
+        });
+    }
+
+    private CompletableFuture<List<PoolsSnapshot.PoolResource>> safeOdds(Config c) {
+        try {
+            return odds.odds(c);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private ConfigDiff describeDiff(ConfigResult b, ConfigResult a, String what) {
+        diffSeq++;
+        {
             if (!a.ok()) {
                 problems.setAll(a.problems());
                 plainDiff.setAll("The candidate has " + count(a.problems().size(), "error") + "; no diff.");
@@ -220,7 +286,7 @@ public final class ConfigViewModel {
             message.set(d.isEmpty() ? "No difference from " + what + "."
                     : count(d.changes().size(), "change") + " against " + what + ".");
             return d;
-        });
+        }
     }
 
     /** Validates and applies. Problems: nothing applied, they are listed. */

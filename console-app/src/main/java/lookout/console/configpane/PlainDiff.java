@@ -36,7 +36,15 @@ public final class PlainDiff {
             case CHANGED -> {
                 List<String> before = listItems(c.before());
                 List<String> after = listItems(c.after());
-                if (before != null && after != null) {
+                if (isWeightedItem(c.path(), before) && isWeightedItem(c.path(), after)) {
+                    // gdnsd weighted item "name => [ address, weight ]": say which half changed
+                    if (!before.get(0).equals(after.get(0))) {
+                        out.add("address of " + what + " changed " + before.get(0) + " → " + after.get(0));
+                    }
+                    if (!before.get(1).equals(after.get(1))) {
+                        out.add("weight of " + what + " changed " + before.get(1) + " → " + after.get(1));
+                    }
+                } else if (before != null && after != null) {
                     Set<String> added = new LinkedHashSet<>(after);
                     before.forEach(added::remove);
                     Set<String> removed = new LinkedHashSet<>(before);
@@ -54,6 +62,10 @@ public final class PlainDiff {
             }
         }
         return out;
+    }
+
+    private static boolean isWeightedItem(String path, List<String> l) {
+        return path.startsWith("plugins.weighted.") && l != null && l.size() == 2 && l.get(1).matches("\\d+");
     }
 
     private static boolean isWeight(ConfigDiff.Change c) {

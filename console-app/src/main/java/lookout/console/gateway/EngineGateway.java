@@ -215,6 +215,11 @@ public final class EngineGateway implements AutoCloseable {
         return async(() -> engine.whatIf(copy));
     }
 
+    /** Odds a candidate configuration's pools would give under the current states (nothing applied). */
+    public CompletableFuture<List<lookout.engine.api.PoolsSnapshot.PoolResource>> candidateOdds(Config candidate) {
+        return async(() -> engine.candidateOdds(candidate));
+    }
+
     public CompletableFuture<Void> searchPv(String name) {
         return async(() -> engine.searchPv(name));
     }

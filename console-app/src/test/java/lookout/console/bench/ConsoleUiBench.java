@@ -218,6 +218,9 @@ public final class ConsoleUiBench {
         @Override public CompletableFuture<List<lookout.engine.api.PoolsSnapshot.PoolResource>> whatIf(Map<String, String> h) {
             return CompletableFuture.completedFuture(List.of());
         }
+        @Override public CompletableFuture<List<lookout.engine.api.PoolsSnapshot.PoolResource>> candidateOdds(lookout.engine.config.Config c) {
+            return CompletableFuture.completedFuture(List.of());
+        }
         @Override public CompletableFuture<Void> searchPv(String name) { return CompletableFuture.completedFuture(null); }
         @Override public CompletableFuture<Void> dropPv(String name) { return CompletableFuture.completedFuture(null); }
         @Override public CompletableFuture<Void> discoveryPing() { return CompletableFuture.completedFuture(null); }

@@ -32,6 +32,13 @@ class PlainDiffTest {
     }
 
     @Test
+    void anAddressWeightPairReadsAsAWeightChange() {
+        ConfigDiff d = new ConfigDiff(List.of(new Change("plugins", "plugins.weighted.pool.b", Kind.CHANGED,
+                "[ 192.0.2.2, 10 ]", "[ 192.0.2.2, 30 ]")));
+        assertThat(PlainDiff.describe(d)).containsExactly("weight of pool pool/b changed 10 → 30");
+    }
+
+    @Test
     void addedAndRemovedKeys() {
         ConfigDiff d = new ConfigDiff(List.of(
                 new Change("status", "status.listen", Kind.ADDED, null, "127.0.0.1:9153"),

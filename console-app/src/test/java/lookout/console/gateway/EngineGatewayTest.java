@@ -112,6 +112,7 @@ class EngineGatewayTest {
         final List<Consumer<EngineEvent>> listeners = new CopyOnWriteArrayList<>();
         long version;
         volatile int searchNowCalls;
+        final List<Config> candidates = new CopyOnWriteArrayList<>();
 
         void publish(String msg) {
             EngineEvent e = new EngineEvent.Notice(Instant.EPOCH, Subsystem.ENGINE, Severity.INFO, msg);
@@ -146,6 +147,10 @@ class EngineGatewayTest {
         @Override public CompletableFuture<Void> force(String key, String state, Duration ttl) { return CompletableFuture.completedFuture(null); }
         @Override public CompletableFuture<Void> release(String key) { return CompletableFuture.completedFuture(null); }
         @Override public CompletableFuture<java.util.List<lookout.engine.api.PoolsSnapshot.PoolResource>> whatIf(java.util.Map<String, String> h) { return CompletableFuture.completedFuture(java.util.List.of()); }
+        @Override public CompletableFuture<java.util.List<lookout.engine.api.PoolsSnapshot.PoolResource>> candidateOdds(Config candidate) {
+            candidates.add(candidate);
+            return CompletableFuture.completedFuture(java.util.List.of());
+        }
         @Override public CompletableFuture<Void> searchPv(String name) { return CompletableFuture.completedFuture(null); }
         @Override public CompletableFuture<Void> dropPv(String name) { return CompletableFuture.completedFuture(null); }
         @Override public CompletableFuture<Void> discoveryPing() { return CompletableFuture.completedFuture(null); }

@@ -77,6 +77,13 @@ public interface Engine extends AutoCloseable {
      */
     CompletableFuture<java.util.List<PoolsSnapshot.PoolResource>> whatIf(java.util.Map<String, String> hypothetical);
 
+    /**
+     * The odds {@code candidate}'s weighted pools would give under the current monitor and forced
+     * states, nothing applied (the console's "odds before → after" in the diff). A monitor the
+     * running configuration does not have counts as admin_state forces it, else UP.
+     */
+    CompletableFuture<java.util.List<PoolsSnapshot.PoolResource>> candidateOdds(lookout.engine.config.Config candidate);
+
     /** Starts searching a PV name (the console's search box). */
     CompletableFuture<Void> searchPv(String name);
 

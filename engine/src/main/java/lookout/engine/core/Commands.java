@@ -21,6 +21,9 @@ public final class Commands {
 
         /** Odds for a hypothetical state map (glob key to UP/DOWN), nothing applied. */
         java.util.List<lookout.engine.api.PoolsSnapshot.PoolResource> whatIf(java.util.Map<String, String> hypothetical);
+
+        /** Odds a candidate configuration's weighted stanza would give under today's monitor and forced states. */
+        java.util.List<lookout.engine.api.PoolsSnapshot.PoolResource> oddsFor(lookout.engine.config.Config candidate);
     }
 
     public interface PvaClient {

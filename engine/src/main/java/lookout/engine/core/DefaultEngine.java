@@ -312,6 +312,18 @@ public final class DefaultEngine implements Engine, ServiceContext {
     }
 
     @Override
+    public CompletableFuture<List<lookout.engine.api.PoolsSnapshot.PoolResource>> candidateOdds(lookout.engine.config.Config candidate) {
+        java.util.Objects.requireNonNull(candidate, "candidate");
+        return command(Commands.Pools.class, p -> {
+            try {
+                return CompletableFuture.completedFuture(p.oddsFor(candidate));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        });
+    }
+
+    @Override
     public CompletableFuture<Void> searchPv(String name) {
         return command(Commands.PvaClient.class, p -> {
             p.searchPv(name);

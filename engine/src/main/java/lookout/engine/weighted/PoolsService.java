@@ -288,6 +288,62 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         return out;
     }
 
+    /**
+     * The odds {@code candidate}'s weighted stanza would give, nothing installed: each item's
+     * monitors read as they are now (effective state, forced included); a monitor the running
+     * configuration does not have yet counts as its admin_state glob forces it, else UP (the state
+     * a new monitor starts in, {@link HealthMonitors#state}); {@code weighted!GLOB} entries force
+     * the candidate's resources by name. The console says "odds before → after" with it.
+     */
+    public List<PoolsSnapshot.PoolResource> oddsFor(Config candidate) {
+        WeightedConfig wc = candidate.weighted() == null ? WeightedConfig.empty() : candidate.weighted();
+        AdminState state = forced.current();
+        List<AdminState.Entry> monitorEntries = new ArrayList<>();
+        List<AdminState.Entry> resourceEntries = new ArrayList<>();
+        for (AdminState.Entry e : state.entries()) {
+            (e.glob().startsWith(RESOURCE_PREFIX) ? resourceEntries : monitorEntries).add(e);
+        }
+        java.util.Set<String> known = health.names();
+        java.util.Set<String> resourceNames = new java.util.LinkedHashSet<>();
+        for (String r : wc.resources().keySet()) {
+            resourceNames.add(RESOURCE_PREFIX + r);
+        }
+        Map<String, AdminState.Entry> byResource = new AdminState(resourceEntries).resolve(resourceNames);
+        AdminState monitorsState = new AdminState(monitorEntries);
+        List<PoolsSnapshot.PoolResource> out = new ArrayList<>();
+        for (WeightedResource wr : wc.resources().values()) {
+            ResourceRuntime r = new ResourceRuntime(wr);
+            AdminState.Entry resourceForced = byResource.get(RESOURCE_PREFIX + r.name);
+            ResourceRuntime running = resources.get(r.name);
+            long ttl = ServiceTypeConfig.TTL_MAX;
+            List<PoolsSnapshot.PoolFamily> fams = new ArrayList<>();
+            for (FamilyRuntime f : r.families) {
+                boolean[] down = new boolean[f.plan.items()];
+                for (int i = 0; i < down.length; i++) {
+                    for (MonitorKey k : f.monitors.get(i)) {
+                        HealthMonitors.State s;
+                        if (known.contains(k.desc())) {
+                            s = health.state(k);
+                        } else {
+                            AdminState.Entry e = monitorsState.resolve(List.of(k.desc())).get(k.desc());
+                            s = e == null ? health.state(k) : new HealthMonitors.State(e.down(), e.effectiveTtl());
+                        }
+                        down[i] |= s.down();
+                        ttl = Math.min(ttl, s.ttl());
+                    }
+                }
+                if (resourceForced != null) {
+                    java.util.Arrays.fill(down, resourceForced.down());
+                }
+                fams.add(familySnapshot(f, f.plan.live(down), down, resourceForced != null));
+            }
+            out.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address",
+                    resourceForced != null ? resourceForced.effectiveTtl() : ttl, fams,
+                    running == null ? 0 : running.answers, resourceForced == null ? null : resourceForced.value()));
+        }
+        return out;
+    }
+
     public PoolsSnapshot snapshot() {
         List<PoolsSnapshot.PoolResource> res = new ArrayList<>();
         for (ResourceRuntime r : resources.values()) {

@@ -139,4 +139,34 @@ class PoolsEngineTest {
             e.stop();
         }
     }
+    @Test
+    void candidateOddsUseTodaysStatesWithoutApplyingAnything() throws Exception {
+        try (VirtualScheduler clock = new VirtualScheduler()) {
+            Engine e = start(clock, 5);
+            e.force("192.0.2.1/*", "DOWN", null).get(10, TimeUnit.SECONDS);
+            // a glob for a monitor the running configuration does not have yet
+            e.force("192.0.2.5/*", "DOWN", null).get(10, TimeUnit.SECONDS);
+            clock.advance(Duration.ofSeconds(1));
+            String candidateText = CONFIG.replace(
+                    "pool => { a => [ 192.0.2.1, 10 ], b => [ 192.0.2.2, 10 ], c => [ 192.0.2.3, 10 ] }",
+                    "pool => { a => [ 192.0.2.1, 10 ], b => [ 192.0.2.2, 30 ], c => [ 192.0.2.3, 10 ],"
+                            + " d => [ 192.0.2.4, 20 ], e => [ 192.0.2.5, 40 ] }");
+            ConfigResult candidate = new ConfigLoader(Map.of()).parse(candidateText, "engine.conf", tmp);
+            assertThat(candidate.problems()).isEmpty();
+
+            var odds = e.candidateOdds(candidate.config()).get(10, TimeUnit.SECONDS);
+            PoolsSnapshot.PoolFamily fam = odds.get(0).families().get(0);
+            // by hand: a forced DOWN, e (new) DOWN by its glob, d (new) UP; live b 30 + c 10 + d 20 = 60
+            assertThat(fam.groups()).extracting(g -> g.items().get(0).down()).containsExactly(true, false, false, false, true);
+            assertThat(fam.liveWeight()).isEqualTo(60);
+            assertThat(fam.failover()).isFalse(); // 60 >= 0.5 * 110
+            assertThat(fam.groups()).extracting(g -> g.items().get(0).probability())
+                    .containsExactly(0.0, 30.0 / 60, 10.0 / 60, 20.0 / 60, 0.0);
+            // the running odds are untouched: b and c half each
+            PoolsSnapshot.PoolFamily running = e.snapshot().pools().resources().get(0).families().get(0);
+            assertThat(running.groups()).hasSize(3);
+            assertThat(running.groups()).extracting(g -> g.items().get(0).probability()).containsExactly(0.0, 0.5, 0.5);
+            e.stop();
+        }
+    }
 }
