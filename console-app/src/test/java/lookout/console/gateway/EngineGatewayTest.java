@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import lookout.engine.api.ConfigStatus;
@@ -31,13 +32,9 @@ import org.junit.jupiter.api.Test;
 class EngineGatewayTest {
 
     /** A UI thread stand-in: runs what was handed over only when the test says so. */
-    private final ArrayDeque<Runnable> uiQueue = new ArrayDeque<>();
+    private final BlockingQueue<Runnable> uiQueue = new LinkedBlockingQueue<>();
     private final FakeEngine engine = new FakeEngine();
-    private final EngineGateway gateway = new EngineGateway(engine, r -> {
-        synchronized (uiQueue) {
-            uiQueue.add(r);
-        }
-    });
+    private final EngineGateway gateway = new EngineGateway(engine, uiQueue::add);
 
     @AfterEach
     void close() {
@@ -47,16 +44,28 @@ class EngineGatewayTest {
 
     private int runUi() {
         int n = 0;
-        while (true) {
-            Runnable r;
-            synchronized (uiQueue) {
-                r = uiQueue.poll();
-            }
-            if (r == null) {
-                return n;
-            }
+        for (Runnable r = uiQueue.poll(); r != null; r = uiQueue.poll()) {
             r.run();
             n++;
+        }
+        return n;
+    }
+
+    /**
+     * Runs UI hand-offs as they arrive until {@code f} is done: each wait is a blocking take with
+     * a timeout (woken by the hand-off itself, no sleeping), the whole bounded by {@code limit}.
+     */
+    private void runUiUntil(CompletableFuture<?> f, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!f.isDone()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError("the UI executor got no completion within " + limit);
+            }
+            Runnable r = uiQueue.poll(left, TimeUnit.NANOSECONDS);
+            if (r != null) {
+                r.run();
+            }
         }
     }
 
@@ -67,9 +76,7 @@ class EngineGatewayTest {
         for (int i = 0; i < 50; i++) {
             gateway.pollOnce(); // the UI is busy: nothing runs
         }
-        synchronized (uiQueue) {
-            assertThat(uiQueue).as("one pending hand-off, not 50").hasSize(1);
-        }
+        assertThat(uiQueue).as("one pending hand-off, not 50").hasSize(1);
         runUi();
         assertThat(seen).containsExactly(50L);
 
@@ -86,9 +93,7 @@ class EngineGatewayTest {
         for (int i = 0; i < 5; i++) {
             engine.publish("e" + i);
         }
-        synchronized (uiQueue) {
-            assertThat(uiQueue.size()).as("one hand-off for the burst, plus polls").isLessThanOrEqualTo(2);
-        }
+        assertThat(uiQueue.size()).as("one hand-off for the burst, plus polls").isLessThanOrEqualTo(2);
         runUi();
         assertThat(seen).containsExactly("e0", "e1", "e2", "e3", "e4");
     }
@@ -96,14 +101,19 @@ class EngineGatewayTest {
     @Test
     void commandsCompleteOnTheUiExecutor() throws Exception {
         CompletableFuture<Boolean> f = gateway.searchNow();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!f.isDone() && System.nanoTime() < deadline) {
-            if (runUi() == 0) {
-                Thread.sleep(5); // waiting for the commands thread (real thread, not a protocol timer)
-            }
-        }
+        assertThat(f).as("nothing completes before the UI executor runs it").isNotDone();
+        runUiUntil(f, Duration.ofSeconds(10));
         assertThat(f.get()).isTrue();
         assertThat(engine.searchNowCalls).isEqualTo(1);
+    }
+
+    @Test
+    void candidateOddsReachTheEngineAndCompleteOnTheUiExecutor() throws Exception {
+        Config candidate = new Config(null, null, java.util.Map.of(), java.util.Map.of(), null, null, null, null);
+        var f = gateway.candidateOdds(candidate);
+        runUiUntil(f, Duration.ofSeconds(10));
+        assertThat(f.get()).isEmpty();
+        assertThat(engine.candidates).containsExactly(candidate);
     }
 
     /** Just enough engine for the gateway. */
