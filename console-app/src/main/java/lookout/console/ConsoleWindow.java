@@ -61,6 +61,8 @@ public final class ConsoleWindow implements AutoCloseable {
     private final MainView mainView;
     private final Timeline ageTicker;
     private Theme theme = Theme.DARK;
+    /** UI thread: set once the history store is chosen. */
+    private boolean historyKept;
 
     public ConsoleWindow(Engine engine, ConfigLoader loader) {
         this.gateway = new EngineGateway(engine, Platform::runLater);
@@ -69,7 +71,8 @@ public final class ConsoleWindow implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.configVm = new ConfigViewModel(loader, parser, Platform::runLater, gateway::apply, gateway::candidateOdds);
+        this.configVm = new ConfigViewModel(loader, parser, Platform::runLater, this::applyAndKeepHistory,
+                gateway::candidateOdds);
         EngineGateway g = gateway;
         this.resolverVm = new ResolverViewModel(gateway::resolve);
         this.poolsVm = new PoolsViewModel(new PoolsViewModel.Commands() {
@@ -150,6 +153,7 @@ public final class ConsoleWindow implements AutoCloseable {
         gateway.open();
         ageTicker.play();
         if (initial.ok()) {
+            keepHistoryIn(initial.config());
             gateway.start(initial.config()).whenComplete((v, e) -> {
                 if (e != null) {
                     Throwable cause = e.getCause() != null ? e.getCause() : e;
@@ -165,6 +169,32 @@ public final class ConsoleWindow implements AutoCloseable {
             configVm.showUnstarted(initialName, initialText, initial.problems());
             mainView.select(CONFIGURATION);
         }
+    }
+
+    /**
+     * Apply through the gateway; when it starts the engine (opened on an invalid file), the history
+     * is kept from then on in the started configuration's state directory.
+     */
+    private java.util.concurrent.CompletableFuture<lookout.engine.api.ReloadResult> applyAndKeepHistory(ConfigResult r) {
+        return gateway.apply(r).thenApply(res -> {
+            if (res != null && res.applied() && r.config() != null) {
+                keepHistoryIn(r.config());
+            }
+            return res;
+        });
+    }
+
+    /**
+     * The applied-version history lives in the engine's {@code state_dir} (SPEC: "forced states
+     * (admin_state), history"), beside admin_state; the directory of the configuration the engine
+     * was first started on this run (a later state_dir change takes effect at the next start).
+     */
+    private void keepHistoryIn(lookout.engine.config.Config c) {
+        if (historyKept || c.stateDir() == null) {
+            return;
+        }
+        historyKept = true;
+        configVm.useHistoryStore(new lookout.console.configpane.HistoryStore(c.stateDir()));
     }
 
     /**

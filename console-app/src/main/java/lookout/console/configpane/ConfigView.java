@@ -49,6 +49,7 @@ public final class ConfigView {
     @FXML private Tab problemsTab;
     @FXML private Tab diffTab;
     @FXML private Tab historyTab;
+    @FXML private Label historyLabel;
     @FXML private ListView<ConfigProblem> problemList;
     @FXML private ListView<String> plainDiffList;
     @FXML private TextArea technicalDiffArea;
@@ -117,6 +118,7 @@ public final class ConfigView {
         technicalDiffArea.textProperty().bind(vm.technicalDiffProperty());
 
         historyTable.setItems(vm.history());
+        historyLabel.textProperty().bind(vm.historyMessageProperty());
         versionColumn.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().version()));
         appliedColumn.setCellValueFactory(c -> new ReadOnlyStringWrapper(
                 c.getValue().appliedAt() == null ? "" : TIME.format(c.getValue().appliedAt())));

@@ -67,6 +67,11 @@ public final class ConfigViewModel {
     private final Executor ui;
     private final Function<ConfigResult, CompletableFuture<ReloadResult>> apply;
     private final OddsSource odds;
+    /** Where applied versions are kept across restarts; null until the state directory is known. */
+    private HistoryStore store;
+    /** False until the store's earlier entries were read: an unreadable file is never overwritten. */
+    private boolean storeReadable;
+    private final ReadOnlyStringWrapper historyMessage = new ReadOnlyStringWrapper("History: this session only.");
 
     private final StringProperty text = new SimpleStringProperty("");
     private final ReadOnlyStringWrapper runningText = new ReadOnlyStringWrapper("");
@@ -157,7 +162,7 @@ public final class ConfigViewModel {
         return technicalDiff.getReadOnlyProperty();
     }
 
-    /** Applied versions seen this session, newest first. */
+    /** Applied versions, newest first: this session's, then those kept from earlier runs. */
     public ObservableList<HistoryEntry> history() {
         return history;
     }
@@ -190,7 +195,98 @@ public final class ConfigViewModel {
         if (following) {
             text.set(c.text());
         }
-        history.add(0, new HistoryEntry(c.version(), c.appliedAt(), c.sha256(), c.sourceName(), c.text()));
+        List<HistoryEntry> next = new java.util.ArrayList<>(history);
+        next.add(0, new HistoryEntry(c.version(), c.appliedAt(), c.sha256(), c.sourceName(), c.text()));
+        history.setAll(collapse(next));
+        persistHistory();
+    }
+
+    // ------------------------------------------------------------------ history on disk
+
+    /**
+     * Keeps the history in {@code store} from now on: what it holds from earlier runs is read (on
+     * the background executor) and put after the versions seen this session; every new version is
+     * written back. A store that cannot be read is left alone (never overwritten) and said.
+     */
+    public void useHistoryStore(HistoryStore s) {
+        if (s == null || store == s) {
+            return;
+        }
+        store = s;
+        storeReadable = false;
+        background.execute(() -> {
+            List<HistoryEntry> old;
+            String error = null;
+            try {
+                old = s.load();
+            } catch (java.io.IOException | RuntimeException e) {
+                old = List.of();
+                error = e.getMessage();
+            }
+            List<HistoryEntry> loaded = old;
+            String err = error;
+            ui.execute(() -> {
+                if (store != s) {
+                    return;
+                }
+                if (err != null) {
+                    historyMessage.set("History not kept: " + err);
+                    return;
+                }
+                storeReadable = true;
+                List<HistoryEntry> merged = new java.util.ArrayList<>(history);
+                merged.addAll(loaded);
+                history.setAll(collapse(merged));
+                historyMessage.set("History kept in " + s.file());
+                persistHistory();
+            });
+        });
+    }
+
+    /** Where the history is kept, or why it is not. */
+    public ReadOnlyStringProperty historyMessageProperty() {
+        return historyMessage.getReadOnlyProperty();
+    }
+
+    /**
+     * Newest first, at most {@link HistoryStore#LIMIT}; of consecutive entries with the same text
+     * (hash) only the newest stays, so restarting on an unchanged file does not fill the history.
+     */
+    static List<HistoryEntry> collapse(List<HistoryEntry> newestFirst) {
+        List<HistoryEntry> out = new java.util.ArrayList<>();
+        for (HistoryEntry e : newestFirst) {
+            if (out.size() == HistoryStore.LIMIT) {
+                break;
+            }
+            if (!out.isEmpty() && sameText(out.get(out.size() - 1), e)) {
+                continue;
+            }
+            out.add(e);
+        }
+        return out;
+    }
+
+    private static boolean sameText(HistoryEntry newer, HistoryEntry older) {
+        if (newer.sha256() != null && !newer.sha256().isEmpty() && older.sha256() != null && !older.sha256().isEmpty()) {
+            return newer.sha256().equals(older.sha256());
+        }
+        return newer.text().equals(older.text());
+    }
+
+    private void persistHistory() {
+        HistoryStore s = store;
+        if (s == null || !storeReadable) {
+            return;
+        }
+        List<HistoryEntry> copy = List.copyOf(history);
+        background.execute(() -> {
+            try {
+                s.save(copy);
+            } catch (java.io.IOException | RuntimeException e) {
+                String m = e.getMessage();
+                ui.execute(() -> historyMessage.set("History not saved: " + m));
+            }
+        });
     }
 
     // ------------------------------------------------------------------ actions

@@ -69,8 +69,22 @@ class ConfigViewModelTest {
         });
     }
 
+    /** With the text's real SHA-256, as the engine reports it. */
     private static EngineSnapshot snapshot(long version, String text) {
-        ConfigStatus cs = new ConfigStatus(version, "ab".repeat(32), "/etc/lookout.conf",
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return snapshot(version, text, java.util.HexFormat.of().formatHex(d), 1);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static EngineSnapshot snapshot(long version, String text, String hashPart) {
+        return snapshot(version, text, hashPart, 32);
+    }
+
+    private static EngineSnapshot snapshot(long version, String text, String hashPart, int times) {
+        ConfigStatus cs = new ConfigStatus(version, hashPart.repeat(times), "/etc/lookout.conf",
                 Instant.parse("2026-01-01T00:00:00Z").plusSeconds(version), text, null);
         return new EngineSnapshot(EngineState.RUNNING, Instant.now(), Instant.now(), cs, null, null, null, null,
                 List.of(), List.of());
@@ -178,5 +192,46 @@ class ConfigViewModelTest {
         assertThat(vm.textProperty().get()).isEqualTo("x !!\n");
         assertThat(vm.problems()).hasSize(1);
         assertThat(vm.messageProperty().get()).contains("Not running", "1 error", "Apply to start");
+    }
+    @Test
+    void theHistorySurvivesARestartAndAnOldVersionCanBeComparedAndRolledBackTo(@org.junit.jupiter.api.io.TempDir Path state)
+            throws Exception {
+        HistoryStore store = new HistoryStore(state);
+        ConfigViewModel first = vm();
+        first.useHistoryStore(store);
+        first.onSnapshot(snapshot(1, "a = 1\n", "11"));
+        first.onSnapshot(snapshot(2, "a = 2\n", "22"));
+        assertThat(store.load()).extracting(HistoryEntry::text).containsExactly("a = 2\n", "a = 1\n");
+
+        // restart: the engine counts from 1 again, on the text last applied
+        ConfigViewModel second = vm();
+        second.onSnapshot(snapshot(1, "a = 2\n", "22"));
+        second.useHistoryStore(new HistoryStore(state));
+        assertThat(second.history()).as("the unchanged text is one entry, the newest")
+                .extracting(HistoryEntry::version, HistoryEntry::text)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(1L, "a = 2\n"), org.assertj.core.groups.Tuple.tuple(1L, "a = 1\n"));
+        assertThat(second.historyMessageProperty().get()).contains(store.file().toString());
+
+        HistoryEntry old = second.history().get(1);
+        ConfigDiff d = second.compare(old).join();
+        assertThat(d.changes()).extracting(ConfigDiff.Change::before, ConfigDiff.Change::after)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("a = 1", "a = 2"));
+        second.rollBackTo(old);
+        assertThat(second.textProperty().get()).isEqualTo("a = 1\n");
+        assertThat(applied).as("rolling back applies nothing by itself").isEmpty();
+
+        second.onSnapshot(snapshot(2, "a = 3\n", "33"));
+        assertThat(store.load()).extracting(HistoryEntry::text).containsExactly("a = 3\n", "a = 2\n", "a = 1\n");
+    }
+
+    @Test
+    void anUnreadableHistoryFileIsSaidAndNeverOverwritten(@org.junit.jupiter.api.io.TempDir Path state) throws Exception {
+        java.nio.file.Files.writeString(state.resolve(HistoryStore.FILE_NAME), "not ours\n");
+        ConfigViewModel vm = vm();
+        vm.useHistoryStore(new HistoryStore(state));
+        vm.onSnapshot(snapshot(1, "a = 1\n", "11"));
+        assertThat(vm.historyMessageProperty().get()).startsWith("History not kept:");
+        assertThat(java.nio.file.Files.readString(state.resolve(HistoryStore.FILE_NAME))).isEqualTo("not ours\n");
+        assertThat(vm.history()).hasSize(1);
     }
 }
