@@ -84,7 +84,8 @@ pva => { addr_list => [ 127.0.0.1 ], auto_addr_list => false, beacon_addr_list =
          auto_beacon_addr_list => false, server => { enable => false, name_server => false } }
 state_dir => $out/state
 C
-java -Xms2g -Xmx2g -XX:+UseParallelGC -cp "engine/target/classes:$(cat "$out/cp.txt")" \
+# LOOKOUT_JVM overrides the collector/heap flags; the GC log shows pauses behind latency outliers
+java ${LOOKOUT_JVM:--Xms2g -Xmx2g -XX:+UseParallelGC} -Xlog:gc:file="$out/lookout-gc.log" -cp "engine/target/classes:$(cat "$out/cp.txt")" \
     bench/dns/RunEngine.java "$out/lookout.conf" > "$out/lookout.log" 2>&1 & pids+=($!)
 LK_PID=$!
 

@@ -3,12 +3,18 @@
 # same query file, same load: seed 001's SYNOPSIS stanza, all UP (static monitors), the query
 # cdn.example.com A (grouped single) and www6.front.example.com AAAA (ungrouped multi).
 #
-#   bench/pools-dnsperf.sh [SECONDS] [CLIENTS]      (defaults 10 s, 4 clients)
+#   bench/pools-dnsperf.sh [SECONDS] [CLIENTS] [ROUNDS]     (defaults 10 s, 4 clients, 3 rounds)
+#
+# Both servers run side by side; each round measures gdnsd then Lookout (the order alternating),
+# and reports queries/s, latency and the server's CPU time per query (utime+stime of the process,
+# all threads, from /proc/PID/stat, over the run ÷ queries completed). LOOKOUT_JFR=FILE records a
+# Flight Recorder profile of Lookout over the whole run.
 #
 # Needs gdnsd, dnsperf, java 17, maven (builds bench/target/benchmarks.jar when missing).
 set -euo pipefail
 SECS=${1:-10}
 CLIENTS=${2:-4}
+ROUNDS=${3:-3}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 JAR=$ROOT/bench/target/benchmarks.jar
 GDNSD=${GDNSD:-/usr/sbin/gdnsd}
@@ -16,8 +22,8 @@ if [ ! -f "$JAR" ] || [ -n "${REBUILD:-}" ]; then
   (cd "$ROOT" && mvn -B -q -pl bench -am package -DskipTests)
 fi
 WORK=$(mktemp -d /tmp/lookout-pools-dnsperf.XXXXXX)
-PID=""
-cleanup() { if [ -n "$PID" ]; then kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; fi; }
+PID=""; GPID=""
+cleanup() { for p in $PID $GPID; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
@@ -29,13 +35,20 @@ SERVICE_TYPES='service_types => {
 WEIGHTED=$(sed -n '/^  weighted => {/,/^  }$/p' "$ROOT/bench/synopsis-weighted.conf")
 printf '%s\n' "cdn.example.com A" "www6.front.example.com AAAA" > "$WORK/queries"
 
-run() { # NAME PORT
-  dnsperf -s 127.0.0.1 -p "$2" -d "$WORK/queries" -l "$SECS" -c "$CLIENTS" -T "$CLIENTS" -q 500 > "$WORK/$1.dnsperf" 2>&1
-  local qps lost lat
-  qps=$(awk '/Queries per second/ {print $4}' "$WORK/$1.dnsperf")
-  lost=$(awk '/Queries lost/ {print $3, $4}' "$WORK/$1.dnsperf")
-  lat=$(awk '/Average Latency/ {print $4, $5, $6, $7, $8, $9}' "$WORK/$1.dnsperf")
-  printf '%-8s qps %-12s lost %-14s latency %s\n' "$1" "$qps" "$lost" "$lat"
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+HZ=$(getconf CLK_TCK)
+run() { # NAME PORT PID ROUND
+  local t0 t1 qps lost lat done cpu
+  t0=$(ticks "$3")
+  dnsperf -s 127.0.0.1 -p "$2" -d "$WORK/queries" -l "$SECS" -c "$CLIENTS" -T "$CLIENTS" -q 500 > "$WORK/$1-$4.dnsperf" 2>&1
+  t1=$(ticks "$3")
+  qps=$(awk '/Queries per second/ {print $4}' "$WORK/$1-$4.dnsperf")
+  lost=$(awk '/Queries lost/ {print $3, $4}' "$WORK/$1-$4.dnsperf")
+  done=$(awk '/Queries completed/ {print $3}' "$WORK/$1-$4.dnsperf")
+  lat=$(awk '/Average Latency/ {print $4, $5, $6, $7, $8, $9}' "$WORK/$1-$4.dnsperf")
+  cpu=$(awk -v a="$t0" -v b="$t1" -v hz="$HZ" -v n="$done" 'BEGIN { printf "%.2f", (b - a) / hz / n * 1e6 }')
+  printf '%-8s round %s qps %-12s lost %-14s cpu/query %6s us  load %s  latency %s\n' "$1" "$4" "$qps" "$lost" "$cpu" \
+      "$(cut -d' ' -f1-3 /proc/loadavg)" "$lat" | tee -a "$WORK/summary"
 }
 
 # gdnsd
@@ -47,10 +60,8 @@ cp "$ROOT/bench/synopsis-example.com.zone" "$WORK/gdnsd/zones/example.com"
   echo "$SERVICE_TYPES"
   echo "plugins => {"; echo "  static => { }"; echo "$WEIGHTED"; echo "}"
 } > "$WORK/gdnsd/config"
-"$GDNSD" -c "$WORK/gdnsd" start > "$WORK/gdnsd/log" 2>&1 & PID=$!
+"$GDNSD" -c "$WORK/gdnsd" start > "$WORK/gdnsd/log" 2>&1 & GPID=$!
 for _ in $(seq 1 100); do grep -q "DNS listeners started" "$WORK/gdnsd/log" && break; sleep 0.1; done
-run gdnsd "$GP"
-kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
 
 # Lookout
 LP=$(free_port); PVA=$(free_port)
@@ -65,10 +76,28 @@ cp "$ROOT/bench/synopsis-example.com.zone" "$WORK/lookout/example.com"
   echo "         beacon_addr_list => [ 127.0.0.1 ], auto_beacon_addr_list => false, server => { enable => false } }"
   echo "state_dir => state"
 } > "$WORK/lookout/lookout.conf"
-(cd "$WORK/lookout" && exec java -Xmx512m -cp "$JAR" lookout.bench.ServeConfig "$WORK/lookout/lookout.conf") > "$WORK/lookout/log" 2>&1 & PID=$!
+JFR_OPT=()
+if [ -n "${LOOKOUT_JFR:-}" ]; then JFR_OPT=("-XX:StartFlightRecording=filename=$LOOKOUT_JFR,settings=profile"); fi
+(cd "$WORK/lookout" && exec java -Xmx512m "${JFR_OPT[@]}" -cp "$JAR" lookout.bench.ServeConfig "$WORK/lookout/lookout.conf") > "$WORK/lookout/log" 2>&1 & PID=$!
 for _ in $(seq 1 150); do grep -q '^ready' "$WORK/lookout/log" && break; sleep 0.2; done
 # warm the JIT before measuring
 dnsperf -s 127.0.0.1 -p "$LP" -d "$WORK/queries" -l 5 -c "$CLIENTS" -T "$CLIENTS" -q 500 > /dev/null 2>&1 || true
-run lookout "$LP"
-kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+echo "== $(date -u +%FT%TZ) $(nproc) cores, ${SECS}s per run, $CLIENTS clients, $ROUNDS rounds" | tee "$WORK/summary"
+for r in $(seq 1 "$ROUNDS"); do
+  if [ $((r % 2)) = 1 ]; then run gdnsd "$GP" "$GPID" "$r"; run lookout "$LP" "$PID" "$r"
+  else run lookout "$LP" "$PID" "$r"; run gdnsd "$GP" "$GPID" "$r"; fi
+done
+python3 - "$WORK/summary" <<'PY'
+import re, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"(\S+)\s+round \S+ qps (\S+) .* cpu/query\s+(\S+) us", line)
+    if m:
+        rows.setdefault(m.group(1), []).append((float(m.group(2)), float(m.group(3))))
+med = {k: (statistics.median(q for q, _ in v), statistics.median(c for _, c in v)) for k, v in rows.items()}
+for k, (q, c) in med.items():
+    print(f"median {k:8s} qps {q:10.0f}  cpu/query {c:6.2f} us  (runs: {', '.join(f'{q:.0f}' for q, _ in rows[k])})")
+if "gdnsd" in med and "lookout" in med:
+    print(f"Lookout/gdnsd = {med['lookout'][0] / med['gdnsd'][0]:.2f}x qps, CPU per query {med['lookout'][1]:.2f} vs {med['gdnsd'][1]:.2f} us")
+PY
 echo "dnsperf outputs in $WORK"

@@ -55,6 +55,27 @@ final class Answer {
         }
     }
 
+    /** A positive answer already encoded (DYNA draws): records decoded on demand, like upstream ones. */
+    private Answer(String qname, int qtype, int qclass, boolean authoritative, Encoded encoded, long ttl) {
+        this.qname = qname;
+        this.qtype = qtype;
+        this.qclass = qclass;
+        this.rcode = RrType.NOERROR;
+        this.authoritative = authoritative;
+        this.encoded = encoded;
+        this.cacheTtl = Math.min(ttl, 86_400);
+        this.minAnswerTtl = ttl;
+    }
+
+    /**
+     * Addresses drawn by the pools, all owned by {@code qname} with one TTL: A for IPv4, AAAA for
+     * IPv6, AA set, encoded straight to the wire (the per-query path of DYNA names).
+     */
+    static Answer addresses(String qname, int qtype, int qclass, long ttl, List<java.net.InetAddress> addresses) {
+        int flags = Message.QR | Message.RA | Message.AA;
+        return new Answer(qname, qtype, qclass, true, Encoded.addresses(flags, qname, qtype, qclass, ttl, addresses), ttl);
+    }
+
     /** An upstream answer: encoded once, records dropped (decoded again on demand). */
     static Answer upstream(String qname, int qtype, int qclass, int rcode, List<Rr> answer, List<Rr> authority,
                            List<Rr> additional) {

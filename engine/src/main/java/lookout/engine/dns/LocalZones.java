@@ -24,6 +24,20 @@ import lookout.engine.dns.zone.ZoneParser;
 final class LocalZones {
 
     private final Map<String, Zone> zones = new HashMap<>();
+    /**
+     * What each asked (name, type, class) comes to, worked out once: the zones are immutable, so a
+     * static answer never changes until a reload builds a new LocalZones, and a DYNA/DYNC name
+     * always leads to the same record (only the pools' draw differs per query). Bounded: cleared
+     * when full (random names asked for NXDOMAIN must not grow it without end).
+     */
+    private final Map<lookout.engine.dns.cache.DnsCache.Key, Plan> memo = new HashMap<>();
+    static final int MEMO_LIMIT = 16_384;
+    /** Set by {@link #build} when the answer came from a DYNA/DYNC record (engine loop). */
+    private Zone.Dyn drawnFrom;
+
+    /** A fixed answer, or the DYNA/DYNC record to draw from (exactly one is set). */
+    private record Plan(Answer fixed, Zone zone, Zone.Dyn dyn) {
+    }
 
     LocalZones(Map<String, ZoneConfig> configs) {
         for (ZoneConfig zc : configs.values()) {
@@ -58,6 +72,21 @@ final class LocalZones {
     }
 
     Answer answer(Zone z, String qname, int qtype, int qclass, DynamicRecords dyn) {
+        lookout.engine.dns.cache.DnsCache.Key key = new lookout.engine.dns.cache.DnsCache.Key(qname, qtype, qclass);
+        Plan p = memo.get(key);
+        if (p != null) {
+            return p.fixed() != null ? p.fixed() : draw(p.zone(), p.dyn(), qname, qtype, qclass, dyn);
+        }
+        drawnFrom = null;
+        Answer a = build(z, qname, qtype, qclass, dyn);
+        if (memo.size() >= MEMO_LIMIT) {
+            memo.clear();
+        }
+        memo.put(key, drawnFrom == null ? new Plan(a, null, null) : new Plan(null, z, drawnFrom));
+        return a;
+    }
+
+    private Answer build(Zone z, String qname, int qtype, int qclass, DynamicRecords dyn) {
         // delegations below the apex: a referral, not authoritative (RFC 1034 §4.3.2 step 3b)
         for (String n = qname; n != null && !n.equals(z.origin()); n = Names.parent(n)) {
             Zone.Node cut = z.node(n);
@@ -79,34 +108,8 @@ final class LocalZones {
         }
         Zone.Dyn d = node.dyn();
         if (d != null && (d.dync() || qtype == RrType.A || qtype == RrType.AAAA || qtype == RrType.ANY)) {
-            if (dyn == null) {
-                return new Answer(qname, qtype, qclass, RrType.SERVFAIL, false, List.of(), List.of(), List.of());
-            }
-            DynamicRecords.Answer a;
-            try {
-                a = dyn.answer(d.resource(), qtype, d.ttl(), d.minTtl());
-            } catch (RuntimeException e) {
-                // the pools could not answer (resource gone mid-reload): SERVFAIL, not a crash
-                return new Answer(qname, qtype, qclass, RrType.SERVFAIL, false, List.of(), List.of(), List.of());
-            }
-            if (a.cname() != null) {
-                String target = Names.normalize(a.cname());
-                Rr c = new Rr(qname, RrType.CNAME, RrType.IN, a.ttl(), Names.toWire(target));
-                return new Answer(qname, qtype, qclass, RrType.NOERROR, true, List.of(c), List.of(), List.of());
-            }
-            List<Rr> out = new ArrayList<>();
-            for (InetAddress ip : a.addresses()) {
-                boolean v4 = ip instanceof Inet4Address;
-                if ((qtype == RrType.A || qtype == RrType.ANY) && v4) {
-                    out.add(new Rr(qname, RrType.A, RrType.IN, a.ttl(), ip.getAddress()));
-                } else if ((qtype == RrType.AAAA || qtype == RrType.ANY) && !v4) {
-                    out.add(new Rr(qname, RrType.AAAA, RrType.IN, a.ttl(), ip.getAddress()));
-                }
-            }
-            if (out.isEmpty()) {
-                return negative(z, qname, qtype, qclass, RrType.NOERROR, List.of());
-            }
-            return new Answer(qname, qtype, qclass, RrType.NOERROR, true, out, List.of(), List.of());
+            drawnFrom = d;
+            return draw(z, d, qname, qtype, qclass, dyn);
         }
         List<Rr> cname = node.rrset(RrType.CNAME);
         if (!cname.isEmpty() && qtype != RrType.CNAME) {
@@ -144,6 +147,53 @@ final class LocalZones {
             return negative(z, qname, qtype, qclass, RrType.NOERROR, List.of());
         }
         return new Answer(qname, qtype, qclass, RrType.NOERROR, true, set, List.of(), List.of());
+    }
+
+    /**
+     * A fresh draw from the pools for a DYNA/DYNC record (never memoised; SERVFAIL while the pools
+     * are missing may heal). Addresses are encoded straight to the wire: no records, no name table.
+     */
+    private Answer draw(Zone z, Zone.Dyn d, String qname, int qtype, int qclass, DynamicRecords dyn) {
+        if (dyn == null) {
+            return new Answer(qname, qtype, qclass, RrType.SERVFAIL, false, List.of(), List.of(), List.of());
+        }
+        DynamicRecords.Answer a;
+        try {
+            a = dyn.answer(d.resource(), qtype, d.ttl(), d.minTtl());
+        } catch (RuntimeException e) {
+            // the pools could not answer (resource gone mid-reload): SERVFAIL, not a crash
+            return new Answer(qname, qtype, qclass, RrType.SERVFAIL, false, List.of(), List.of(), List.of());
+        }
+        if (a.cname() != null) {
+            String target = Names.normalize(a.cname());
+            Rr c = new Rr(qname, RrType.CNAME, RrType.IN, a.ttl(), Names.toWire(target));
+            return new Answer(qname, qtype, qclass, RrType.NOERROR, true, List.of(c), List.of(), List.of());
+        }
+        List<InetAddress> all = a.addresses();
+        List<InetAddress> out = all;
+        if (qtype != RrType.A && qtype != RrType.AAAA && qtype != RrType.ANY) {
+            out = List.of(); // a DYNC asked for another type: NODATA
+        } else if (qtype != RrType.ANY) {
+            boolean wantV4 = qtype == RrType.A;
+            int matching = 0;
+            for (int i = 0, n = all.size(); i < n; i++) {
+                if ((all.get(i) instanceof Inet4Address) == wantV4) {
+                    matching++;
+                }
+            }
+            if (matching != all.size()) {
+                out = new ArrayList<>(matching);
+                for (int i = 0, n = all.size(); i < n; i++) {
+                    if ((all.get(i) instanceof Inet4Address) == wantV4) {
+                        out.add(all.get(i));
+                    }
+                }
+            }
+        }
+        if (out.isEmpty()) {
+            return negative(z, qname, qtype, qclass, RrType.NOERROR, List.of());
+        }
+        return Answer.addresses(qname, qtype, qclass, a.ttl(), out);
     }
 
     /** NXDOMAIN or NODATA with the SOA, its TTL the negative TTL (RFC 2308 §3). */

@@ -128,14 +128,20 @@ final class Resolver {
         boolean done;
 
         Question(ClientQuery q, Reply reply, Object client, Consumer<ResolveTrace> onTrace, String[] candidates) {
+            this(q, reply, client, onTrace, candidates, true);
+        }
+
+        /** {@code routed} false: a question answered locally at once, which never goes upstream. */
+        Question(ClientQuery q, Reply reply, Object client, Consumer<ResolveTrace> onTrace, String[] candidates,
+                 boolean routed) {
             this.q = q;
             this.reply = reply;
             this.client = client;
             this.onTrace = onTrace;
             this.candidates = candidates;
-            this.routes = new Routing.Route[candidates.length];
+            this.routes = routed ? new Routing.Route[candidates.length] : null;
             // SPEC: in-flight questions finish on the servers they started with
-            for (int i = 0; i < candidates.length; i++) {
+            for (int i = 0; routed && i < candidates.length; i++) {
                 routes[i] = routing.route(candidates[i]);
             }
         }
@@ -155,13 +161,31 @@ final class Resolver {
             }
             return;
         }
-        // fast path: an exact cache hit for a name no local zone holds
-        if (zones.isEmpty() || zones.find(name) == null) {
-            if (!(config.search().size() > 0 && Names.labelCount(name) == 1)) {
-                DnsCache.Entry<Answer> e = cache.get(new DnsCache.Key(name, q.qtype, q.qclass), scheduler.nanoTime());
-                if (e != null && onTrace == null) {
+        boolean searched = !config.search().isEmpty() && Names.labelCount(name) == 1;
+        if (!searched) {
+            Zone z = zones.find(name);
+            if (z != null && q.qclass == RrType.IN) {
+                // fast path: a local zone answers the one candidate at once (the same as
+                // tryCandidate → finish, without upstream state: no routes, no attempts)
+                localAnswers++;
+                Answer a = zones.answer(z, name, q.qtype, q.qclass, dynamic.get());
+                reply.send(Responses.stamp(a.encoded, q, 0, -1, null));
+                Question qn = new Question(q, reply, client, onTrace, new String[]{name}, false);
+                qn.done = true;
+                PendingTrace t = new PendingTrace(qn, a, "zone", "answered", scheduler.nanoTime());
+                keep(t);
+                if (onTrace != null) {
+                    onTrace.accept(build(t));
+                }
+                return;
+            }
+            // fast path: an exact cache hit for a name no local zone holds
+            if (z == null && onTrace == null) {
+                long now = scheduler.nanoTime();
+                DnsCache.Entry<Answer> e = cache.get(new DnsCache.Key(name, q.qtype, q.qclass), now);
+                if (e != null) {
                     cacheHits++;
-                    reply.send(Responses.stamp(e.value().encoded, q, e.elapsedSeconds(scheduler.nanoTime()), -1, null));
+                    reply.send(Responses.stamp(e.value().encoded, q, e.elapsedSeconds(now), -1, null));
                     return;
                 }
             }

@@ -47,15 +47,27 @@ class ReloadTest {
                 assertThat(h.service.boundAddresses()).containsExactly(h.listen);
                 assertThat(h.demoted(a.address)).as("mark stays with a still-configured address").isTrue();
 
-                // the question in flight finishes on the servers it started with: A only
+                // the question in flight finishes on the servers it started with: A only.
+                // Virtual time decides when each attempt starts (checked on the loop's own counters,
+                // which the loop updates before advance() returns); only the packet's arrival at A
+                // is real I/O and is awaited (bounded). Advancing before the previous attempt had
+                // reached A, or asserting A's count before the packets arrived, made this flaky.
+                long sent = h.snapshot().upstreamSentUdp();
                 for (int n = 2; n <= 3; n++) {
-                    h.advance(Duration.ofSeconds(2));
+                    h.advance(Duration.ofMillis(1999));
+                    assertThat(h.snapshot().upstreamSentUdp()).as("no attempt %d before the 2-s deadline", n).isEqualTo(sent);
+                    h.advance(Duration.ofMillis(1));
+                    assertThat(h.snapshot().upstreamSentUdp()).as("attempt %d sent at the deadline", n).isEqualTo(++sent);
                     int expected = n;
-                    // virtual time runs ahead of real I/O: wait for each attempt to arrive
                     await().atMost(Duration.ofSeconds(10)).until(() ->
                             a.received.stream().filter(r -> r.qname().startsWith("slow.")).count() == expected);
                 }
-                h.advance(Duration.ofSeconds(2));
+                long unavailable = h.snapshot().unavailable();
+                h.advance(Duration.ofMillis(1999));
+                assertThat(h.snapshot().unavailable()).as("still in flight before the third deadline").isEqualTo(unavailable);
+                h.advance(Duration.ofMillis(1));
+                assertThat(h.snapshot().unavailable()).isEqualTo(unavailable + 1);
+                assertThat(h.snapshot().upstreamSentUdp()).as("no fourth attempt").isEqualTo(sent);
                 Message slow = DnsTestClient.decode(c.receive(10_000));
                 assertThat(slow.rcode()).isEqualTo(RrType.SERVFAIL);
                 assertThat(a.received.stream().filter(r -> r.qname().startsWith("slow.")).count()).isEqualTo(3);

@@ -287,7 +287,7 @@ class UpstreamRulesTest {
             c.send(DnsTestClient.query(1, "x.example.", RrType.A, false, 0));
             assertThat(answer(c).rcode()).isEqualTo(RrType.NOERROR);
             ResolverSnapshot s = h.snapshot();
-            assertThat(s.upstreamFailed().get("tcp_connect")).isEqualTo(1);
+            assertThat(s.upstreamFailed().get("tcp_connect")).as("%s tcpQueriesAtA=%d", s.upstreamFailed(), a.count(FakeUpstream.Transport.TCP)).isEqualTo(1);
             assertThat(s.upstreamSentTcp()).isEqualTo(1);
             assertThat(h.demoted(a.address)).isTrue();
             assertThat(b.count()).isEqualTo(1); // the third attempt

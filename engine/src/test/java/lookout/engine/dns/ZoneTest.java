@@ -155,6 +155,49 @@ class ZoneTest {
     }
 
     @Test
+    void staticAnswersAreBuiltOnceAndEveryDynaQuestionDrawsAgain() throws Exception {
+        LocalZones zones = new LocalZones(Map.of("example.com.", zone(ZONE)));
+        // a pools stand-in that hands out a different address on every call
+        int[] calls = {0};
+        DynamicRecords counting = (resource, qtype, ttl, min) -> {
+            calls[0]++;
+            try {
+                return new DynamicRecords.Answer(List.of(InetAddress.getByName("192.0.2." + calls[0])), null, 45, false);
+            } catch (java.net.UnknownHostException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        Zone z = zones.find("mail.example.com.");
+        Answer mail1 = zones.answer(z, "mail.example.com.", RrType.A, RrType.IN, counting);
+        Answer mail2 = zones.answer(z, "mail.example.com.", RrType.A, RrType.IN, counting);
+        assertThat(mail2).as("static answer reused").isSameAs(mail1);
+        Answer nx1 = zones.answer(z, "nope.example.com.", RrType.A, RrType.IN, counting);
+        assertThat(zones.answer(z, "nope.example.com.", RrType.A, RrType.IN, counting)).isSameAs(nx1);
+        assertThat(calls[0]).isZero();
+
+        Answer d1 = zones.answer(z, "pool.example.com.", RrType.A, RrType.IN, counting);
+        Answer d2 = zones.answer(z, "pool.example.com.", RrType.A, RrType.IN, counting);
+        assertThat(calls[0]).isEqualTo(2);
+        assertThat(d1.answer()).singleElement().satisfies(r -> assertThat(r.rdata()).containsExactly(192, 0, 2, 1));
+        assertThat(d2.answer()).singleElement().satisfies(r -> {
+            assertThat(r.rdata()).containsExactly(192, 0, 2, 2);
+            assertThat(r.ttl()).isEqualTo(45);
+            assertThat(r.name()).isEqualTo("pool.example.com.");
+        });
+        assertThat(d2.authoritative).isTrue();
+        // the DYNA record's static neighbours stay static; a DYNA asked for AAAA with only IPv4 is NODATA
+        assertThat(zones.answer(z, "pool.example.com.", RrType.MX, RrType.IN, counting)).isSameAs(
+                zones.answer(z, "pool.example.com.", RrType.MX, RrType.IN, counting));
+        Answer v6 = zones.answer(z, "pool.example.com.", RrType.AAAA, RrType.IN, counting);
+        assertThat(v6.answer()).isEmpty();
+        assertThat(v6.authority()).extracting(Rr::type).containsExactly(RrType.SOA);
+        assertThat(calls[0]).isEqualTo(3);
+        // without the pools: SERVFAIL, and not remembered (the pools may come back)
+        assertThat(zones.answer(z, "pool.example.com.", RrType.A, RrType.IN, null).rcode).isEqualTo(RrType.SERVFAIL);
+        assertThat(zones.answer(z, "pool.example.com.", RrType.A, RrType.IN, counting).rcode).isEqualTo(RrType.NOERROR);
+    }
+
+    @Test
     void reportsProblemsAtFileLineColumn() {
         String bad = """
                 $TTL 300

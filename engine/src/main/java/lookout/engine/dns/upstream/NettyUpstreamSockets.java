@@ -11,7 +11,11 @@ import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
 
 /**
  * The real sockets: a fresh connected {@link NioDatagramChannel} per UDP transaction (so the
@@ -28,8 +32,23 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
     }
 
     @Override
-    public Handle udp(InetSocketAddress server, byte[] query, Listener listener) {
-        NioDatagramChannel ch = new NioDatagramChannel(); // opening the socket may throw (EMFILE ...)
+    public Handle udp(InetSocketAddress server, byte[] query, Listener listener) throws IOException {
+        // seed 000: one fresh socket per transaction. Set up with plain JDK calls (open, connect,
+        // send: three syscalls, no futures, no copy into a direct buffer), then handed to Netty
+        // only to wait for the reply; failures here are synchronous and the resolver classifies them
+        DatagramChannel jdk = DatagramChannel.open(server.getAddress() instanceof java.net.Inet6Address
+                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET); // may throw EMFILE ...
+        NioDatagramChannel ch;
+        try {
+            jdk.connect(server);
+            if (jdk.write(ByteBuffer.wrap(query)) != query.length) {
+                throw new IOException("No buffer space available (query not sent whole)");
+            }
+            ch = new NioDatagramChannel(jdk);
+        } catch (IOException | RuntimeException e) {
+            jdk.close();
+            throw e;
+        }
         ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -47,26 +66,15 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
 
             @Override
             public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                // ICMP port unreachable on the connected socket (PortUnreachableException)
                 listener.failed(cause, FailureKind.UDP_RECEIVE_ERROR);
             }
         });
         io.register(ch).addListener((ChannelFutureListener) rf -> {
             if (!rf.isSuccess()) {
-                listener.failed(rf.cause(), FailureKind.SEND_ERROR);
+                listener.failed(rf.cause(), FailureKind.UDP_RECEIVE_ERROR);
                 ch.close();
-                return;
             }
-            ch.connect(server).addListener((ChannelFutureListener) cf -> {
-                if (!cf.isSuccess()) {
-                    listener.failed(cf.cause(), FailureKind.SEND_ERROR);
-                    return;
-                }
-                ch.writeAndFlush(Unpooled.wrappedBuffer(query)).addListener((ChannelFutureListener) wf -> {
-                    if (!wf.isSuccess()) {
-                        listener.failed(wf.cause(), FailureKind.SEND_ERROR);
-                    }
-                });
-            });
         });
         return () -> ch.close();
     }

@@ -29,31 +29,50 @@ public record Encoded(byte[] wire, int[] ttlOffsets, int rcode) {
      */
     public static Encoded encode(int flags, int rcode, String qname, int qtype, int qclass,
                                  List<Rr> an, List<Rr> ns, List<Rr> ar) {
-        int size = 12 + 260;
-        for (List<Rr> l : List.of(an, ns, ar)) {
-            for (Rr r : l) {
-                size += 10 + 258 + r.rdata().length;
-            }
-        }
+        int size = 12 + 260 + bound(an) + bound(ns) + bound(ar);
         byte[] out = new byte[size];
         int[] ttlOffsets = new int[an.size() + ns.size() + ar.size()];
-        Map<String, Integer> names = new HashMap<>();
         put16(out, 2, (flags & ~0xF) | (rcode & 0xF));
         put16(out, 4, qname == null ? 0 : 1);
         put16(out, 6, an.size());
         put16(out, 8, ns.size());
         put16(out, 10, ar.size());
         int pos = 12;
+        // hot path (local and DYNA answers): most owners are the question name itself, so the
+        // question is written plainly and owners equal to it become a pointer to offset 12; the
+        // suffix table for other names is built only when one turns up
+        Map<String, Integer> names = null;
+        boolean plainQname = qname != null && !qname.equals(".") && qname.indexOf('\\') < 0;
         if (qname != null) {
-            pos = writeName(qname, out, pos, names);
+            if (plainQname) {
+                pos = Names.toWire(qname, out, pos);
+                if (pos < 0) {
+                    throw new IllegalArgumentException("bad name " + qname);
+                }
+            } else {
+                names = new HashMap<>();
+                pos = writeName(qname, out, pos, names);
+            }
             put16(out, pos, qtype);
             put16(out, pos + 2, qclass);
             pos += 4;
+        } else {
+            names = new HashMap<>();
         }
         int k = 0;
-        for (List<Rr> l : List.of(an, ns, ar)) {
-            for (Rr r : l) {
-                pos = writeName(r.name(), out, pos, names);
+        for (int section = 0; section < 3; section++) {
+            List<Rr> l = section == 0 ? an : section == 1 ? ns : ar;
+            for (int i = 0, n = l.size(); i < n; i++) {
+                Rr r = l.get(i);
+                if (plainQname && r.name().equals(qname)) {
+                    put16(out, pos, 0xC000 | 12);
+                    pos += 2;
+                } else {
+                    if (names == null) {
+                        names = qnameSuffixes(qname);
+                    }
+                    pos = writeName(r.name(), out, pos, names);
+                }
                 put16(out, pos, r.type());
                 put16(out, pos + 2, r.cls());
                 ttlOffsets[k++] = pos + 4;
@@ -65,6 +84,74 @@ public record Encoded(byte[] wire, int[] ttlOffsets, int rcode) {
             }
         }
         return new Encoded(java.util.Arrays.copyOf(out, pos), ttlOffsets, rcode);
+    }
+
+    /**
+     * A positive answer of addresses owned by the question name (A for IPv4, AAAA for IPv6, one
+     * TTL), each owner a pointer to the question: the same bytes {@link #encode} gives for those
+     * records, without building them.
+     */
+    public static Encoded addresses(int flags, String qname, int qtype, int qclass, long ttl,
+                                    List<java.net.InetAddress> addresses) {
+        int n = addresses.size();
+        byte[] out = new byte[12 + 260 + 4 + n * (12 + 16)];
+        int[] ttlOffsets = new int[n];
+        put16(out, 2, flags & ~0xF);
+        put16(out, 4, 1);
+        put16(out, 6, n);
+        int pos;
+        if (qname.equals(".") || qname.indexOf('\\') >= 0) {
+            pos = writeName(qname, out, 12, new HashMap<>());
+        } else {
+            pos = Names.toWire(qname, out, 12);
+            if (pos < 0) {
+                throw new IllegalArgumentException("bad name " + qname);
+            }
+        }
+        put16(out, pos, qtype);
+        put16(out, pos + 2, qclass);
+        pos += 4;
+        for (int i = 0; i < n; i++) {
+            byte[] ip = addresses.get(i).getAddress();
+            put16(out, pos, 0xC000 | 12);
+            put16(out, pos + 2, ip.length == 4 ? RrType.A : RrType.AAAA);
+            put16(out, pos + 4, RrType.IN);
+            ttlOffsets[i] = pos + 6;
+            put32(out, pos + 6, ttl);
+            put16(out, pos + 10, ip.length);
+            System.arraycopy(ip, 0, out, pos + 12, ip.length);
+            pos += 12 + ip.length;
+        }
+        return new Encoded(java.util.Arrays.copyOf(out, pos), ttlOffsets, 0);
+    }
+
+    private static int bound(List<Rr> l) {
+        int size = 0;
+        for (int i = 0, n = l.size(); i < n; i++) {
+            size += 10 + 258 + l.get(i).rdata().length;
+        }
+        return size;
+    }
+
+    /**
+     * The compression table {@link #writeName} would have built for a plain (escape-free) question
+     * name at offset 12: each suffix sits at 12 + its index in the presentation form.
+     */
+    private static Map<String, Integer> qnameSuffixes(String qname) {
+        Map<String, Integer> names = new HashMap<>();
+        if (qname.equals(".")) {
+            return names;
+        }
+        int i = 0;
+        while (i < qname.length()) {
+            names.put(qname.substring(i), 12 + i);
+            int dot = qname.indexOf('.', i);
+            if (dot < 0) {
+                break;
+            }
+            i = dot + 1;
+        }
+        return names;
     }
 
     private static int writeName(String name, byte[] out, int pos, Map<String, Integer> names) {

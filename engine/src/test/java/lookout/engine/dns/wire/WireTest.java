@@ -111,6 +111,43 @@ class WireTest {
     }
 
     @Test
+    void ownersOtherThanTheQuestionAreCompressedAgainstItsSuffixes() throws Exception {
+        // the question is written plainly; later names still point into it (suffix table built late)
+        Rr c = new Rr("www.example.", RrType.CNAME, RrType.IN, 60, Names.toWire("web.example."));
+        Rr a = new Rr("web.example.", RrType.A, RrType.IN, 30, new byte[]{1, 2, 3, 4});
+        Rr soa = new Rr("example.", RrType.NS, RrType.IN, 90, Names.toWire("ns.example."));
+        Rr esc = new Rr("a\\.b.example.", RrType.A, RrType.IN, 10, new byte[]{5, 6, 7, 8});
+        Encoded e = Encoded.encode(Message.QR, 0, "www.example.", RrType.A, RrType.IN,
+                List.of(c, a, esc), List.of(soa), List.of());
+        Message m = decode(e.wire());
+        assertThat(m.answer).extracting(Rr::name).containsExactly("www.example.", "web.example.", "a\\.b.example.");
+        assertThat(m.authority).extracting(Rr::name).containsExactly("example.");
+        // "example." at the authority is a pointer to offset 12 + 4 (inside the question)
+        int nsOwner = e.ttlOffsets()[3] - 4 - 2;
+        assertThat(Message.u16(e.wire(), nsOwner)).isEqualTo(0xC000 | 16);
+        for (int i = 0; i < 4; i++) {
+            assertThat(Message.u32(e.wire(), e.ttlOffsets()[i])).isEqualTo(List.of(60L, 30L, 10L, 90L).get(i));
+        }
+    }
+
+    @Test
+    void addressAnswersEncodeAsTheGeneralEncoderWould() throws Exception {
+        List<java.net.InetAddress> ips = List.of(java.net.InetAddress.getByName("192.0.2.7"),
+                java.net.InetAddress.getByName("2001:db8::1"), java.net.InetAddress.getByName("192.0.2.9"));
+        for (String q : List.of("cdn.example.com.", "x.", "a\\.b.example.")) {
+            List<Rr> rrs = ips.stream().map(ip -> new Rr(q, ip.getAddress().length == 4 ? RrType.A : RrType.AAAA,
+                    RrType.IN, 77, ip.getAddress())).toList();
+            int flags = Message.QR | Message.RA | Message.AA;
+            Encoded general = Encoded.encode(flags, 0, q, RrType.ANY, RrType.IN, rrs, List.of(), List.of());
+            Encoded fast = Encoded.addresses(flags, q, RrType.ANY, RrType.IN, 77, ips);
+            assertThat(fast.wire()).as(q).isEqualTo(general.wire());
+            assertThat(fast.ttlOffsets()).as(q).isEqualTo(general.ttlOffsets());
+            assertThat(decode(fast.wire()).answer).extracting(Rr::type)
+                    .containsExactly(RrType.A, RrType.AAAA, RrType.A);
+        }
+    }
+
+    @Test
     void namesKeepEscapesAndCompareCaseInsensitively() throws Exception {
         byte[] b = hex("1234 0100 0001 0000 0000 0000 03 412e42 07 4558414d504c45 00 0001 0001");
         Message m = Message.decodeHeaderAndQuestion(b, b.length);
