@@ -89,6 +89,7 @@ class ResolverPaneFXTest {
         UpstreamRow row = fx(() -> table.getItems().get(0));
         assertThat(row.address()).isEqualTo(upstream);
         assertThat(fx(row::stateText)).isEqualTo("OK");
+        assertThat(fx(row::lastFailure)).isEqualTo("—");
 
         robot.clickOn("#resolveName").write("host.corp.test");
         robot.clickOn("#resolveButton");
@@ -105,6 +106,8 @@ class ResolverPaneFXTest {
         assertThat(fx(row::stateText)).startsWith("DEMOTED ");
         double first = fx(row::markLeft);
         assertThat(first).isBetween(20.0, 30.0);
+        waitFor(() -> fx(() -> row.lastFailure().matches("\\d+ s ago")));
+        assertThat(fx(row::lastSuccess)).as("it never answered").isEqualTo("—");
         TextArea trace = robot.lookup("#traceArea").queryAs(TextArea.class);
         waitFor(() -> trace.getText().contains(upstream));
 

@@ -36,6 +36,8 @@ public final class ResolverView {
     @FXML private TableColumn<UpstreamRow, Number> failuresColumn;
     @FXML private TableColumn<UpstreamRow, String> rateColumn;
     @FXML private TableColumn<UpstreamRow, String> latencyColumn;
+    @FXML private TableColumn<UpstreamRow, String> lastSuccessColumn;
+    @FXML private TableColumn<UpstreamRow, String> lastFailureColumn;
     @FXML private TextField nameField;
     @FXML private ComboBox<String> typeBox;
     @FXML private Button resolveButton;
@@ -72,6 +74,8 @@ public final class ResolverView {
         failuresColumn.setCellValueFactory(c -> c.getValue().failures);
         rateColumn.setCellValueFactory(c -> Bindings.format(java.util.Locale.ROOT, "%.1f", c.getValue().perSecond));
         latencyColumn.setCellValueFactory(c -> c.getValue().latency);
+        lastSuccessColumn.setCellValueFactory(c -> c.getValue().lastSuccess);
+        lastFailureColumn.setCellValueFactory(c -> c.getValue().lastFailure);
         stateColumn.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyObjectWrapper<>(c.getValue()));
         stateColumn.setCellFactory(col -> new DemotionCell());
 

@@ -178,6 +178,14 @@ public final class ResolverViewModel {
                 if (!lat.equals(row.latency.get())) {
                     row.latency.set(lat);
                 }
+                String ok = ago(s.takenAt(), u.lastSuccess());
+                if (!ok.equals(row.lastSuccess.get())) {
+                    row.lastSuccess.set(ok);
+                }
+                String bad = ago(s.takenAt(), u.lastFailure());
+                if (!bad.equals(row.lastFailure.get())) {
+                    row.lastFailure.set(bad);
+                }
             }
         }
         lastTakenAt = s.takenAt();
@@ -201,6 +209,21 @@ public final class ResolverViewModel {
                     .forEach(en -> c.append(en.getKey()).append('=').append(en.getValue()).append(' '));
         }
         counters.set(c.toString().strip());
+    }
+
+    /** "4 s ago", "3 min ago", "2 h ago" before {@code now} (both engine time); "—" for never. */
+    static String ago(Instant now, Instant at) {
+        if (at == null) {
+            return "—";
+        }
+        long sec = Math.max(0, Duration.between(at, now).getSeconds());
+        if (sec < 120) {
+            return sec + " s ago";
+        }
+        if (sec < 7200) {
+            return sec / 60 + " min ago";
+        }
+        return sec / 3600 + " h ago";
     }
 
     static String ms(Duration d) {

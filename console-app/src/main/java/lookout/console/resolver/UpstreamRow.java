@@ -22,6 +22,9 @@ public final class UpstreamRow {
     final LongProperty sent = new SimpleLongProperty();
     final DoubleProperty perSecond = new SimpleDoubleProperty();
     final StringProperty latency = new SimpleStringProperty("");
+    /** When an attempt to it last ended with a usable reply / last failed, as "N s ago" (engine time), or "—". */
+    final StringProperty lastSuccess = new SimpleStringProperty("—");
+    final StringProperty lastFailure = new SimpleStringProperty("—");
 
     UpstreamRow(String scope, String address) {
         this.scope.set(scope);
@@ -34,6 +37,14 @@ public final class UpstreamRow {
 
     public String address() {
         return address.get();
+    }
+
+    public String lastSuccess() {
+        return lastSuccess.get();
+    }
+
+    public String lastFailure() {
+        return lastFailure.get();
     }
 
     public boolean demoted() {

@@ -24,10 +24,15 @@ class ResolverViewModelTest {
                     List.of(), Duration.ofSeconds(2), "")));
 
     private static EngineSnapshot snapshot(Instant at, int inFlight, long sent, ResolverSnapshot.Server... servers) {
+        return snapshotWithTimes(at, inFlight, sent, null, null, servers);
+    }
+
+    private static EngineSnapshot snapshotWithTimes(Instant at, int inFlight, long sent, Instant lastOk, Instant lastFail,
+                                           ResolverSnapshot.Server... servers) {
         ResolverSnapshot r = new ResolverSnapshot(List.of("127.0.0.1:8053"), 10, 2, 1, 100, 0, sent, 0,
                 Map.of("timeout", 1L), 0, 1, 1, 0, 0, inFlight, 4096, 1.0,
                 List.of(new ResolverSnapshot.Scope("corp", List.of("corp.example."), true, false, List.of(servers))),
-                List.of(new ResolverSnapshot.Upstream("192.0.2.53:53", sent, 1, 0, null, null)), List.of());
+                List.of(new ResolverSnapshot.Upstream("192.0.2.53:53", sent, 1, 0, null, null, lastOk, lastFail)), List.of());
         return new EngineSnapshot(EngineState.RUNNING, at, T0, null, r, null, null, null, List.of(), List.of());
     }
 
@@ -72,5 +77,20 @@ class ResolverViewModelTest {
         vm.onSnapshot(new EngineSnapshot(EngineState.RUNNING, T0, T0, null, null, null, null, null, List.of(), List.of()));
         assertThat(vm.status().text()).startsWith("Not running");
         assertThat(vm.servers()).isEmpty();
+    }
+
+    @Test
+    void lastSuccessAndFailureSayHowLongAgoInEngineTime() {
+        ResolverSnapshot.Server ok = new ResolverSnapshot.Server("192.0.2.53:53", false, null, Duration.ZERO);
+        vm.onSnapshot(snapshotWithTimes(T0.plusSeconds(10), 0, 1, null, null, ok));
+        UpstreamRow row = vm.servers().get(0);
+        assertThat(row.lastSuccess.get()).isEqualTo("—");
+        assertThat(row.lastFailure.get()).isEqualTo("—");
+
+        vm.onSnapshot(snapshotWithTimes(T0.plusSeconds(600), 0, 2, T0.plusSeconds(596), T0.plusSeconds(10), ok));
+        assertThat(vm.servers().get(0)).isSameAs(row);
+        assertThat(row.lastSuccess.get()).isEqualTo("4 s ago");
+        assertThat(row.lastFailure.get()).isEqualTo("9 min ago");
+        assertThat(ResolverViewModel.ago(T0.plusSeconds(3 * 3600 + 5), T0)).isEqualTo("3 h ago");
     }
 }

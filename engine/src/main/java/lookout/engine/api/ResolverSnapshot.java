@@ -64,8 +64,13 @@ public record ResolverSnapshot(List<String> listen, long queries, long cacheHits
     public record Server(String address, boolean demoted, Instant markUntil, Duration markLeft) {
     }
 
-    /** One upstream address: transactions, failures, reply latency percentiles over recent replies. */
+    /**
+     * One upstream address: transactions, failures, reply latency percentiles over recent replies.
+     *
+     * @param lastSuccess when an attempt to it last ended with a usable reply (NOERROR/NXDOMAIN), or null
+     * @param lastFailure when an attempt to it last failed (timeout, error, bad rcode), or null
+     */
     public record Upstream(String address, long sent, long failed, long replies, Duration latencyP50,
-                           Duration latencyP99) {
+                           Duration latencyP99, Instant lastSuccess, Instant lastFailure) {
     }
 }

@@ -336,7 +336,10 @@ final class Resolver {
             end();
             long now = scheduler.nanoTime();
             upstreamFailed.merge(kind.label, 1L, Long::sum);
-            stats(server).failed++;
+            UpstreamStats st = stats(server);
+            st.failed++;
+            st.lastFailureNanos = now;
+            st.failedOnce = true;
             boolean demote = kind.demotes();
             if (demote) {
                 demote(server, kind.label + (detail == null ? "" : ": " + detail), now);
@@ -389,7 +392,10 @@ final class Resolver {
                 return;
             }
             end();
-            stats(server).replied(now - sentAt);
+            UpstreamStats st = stats(server);
+            st.replied(now - sentAt);
+            st.lastSuccessNanos = now;
+            st.succeeded = true;
             if (marks.clear(server, now)) {
                 publish.accept(new EngineEvent.UpstreamRestored(scheduler.now(), address(server),
                         RrType.rcodeName(rcode) + " reply"));
@@ -567,6 +573,11 @@ final class Resolver {
         long sent;
         long failed;
         long replies;
+        /** Scheduler nanoTime of the last NOERROR/NXDOMAIN reply / failed attempt; meaningful once succeeded / failedOnce. */
+        long lastSuccessNanos;
+        long lastFailureNanos;
+        boolean succeeded;
+        boolean failedOnce;
         final long[] window = new long[512];
 
         void replied(long nanos) {

@@ -465,7 +465,9 @@ public final class ResolverService implements Service, Commands.Resolver {
         for (Map.Entry<InetSocketAddress, Resolver.UpstreamStats> e : r.upstreams.entrySet()) {
             Resolver.UpstreamStats st = e.getValue();
             ups.add(new ResolverSnapshot.Upstream(Resolver.address(e.getKey()), st.sent, st.failed, st.replies,
-                    st.percentile(0.50), st.percentile(0.99)));
+                    st.percentile(0.50), st.percentile(0.99),
+                    st.succeeded ? wall.minusNanos(now - st.lastSuccessNanos) : null,
+                    st.failedOnce ? wall.minusNanos(now - st.lastFailureNanos) : null));
         }
         List<String> listen = bound.stream().map(Resolver::address).toList();
         b.resolver(new ResolverSnapshot(listen, r.queries, r.cacheHits, r.cache.size(), r.cache.capacity(),
