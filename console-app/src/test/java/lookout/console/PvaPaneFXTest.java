@@ -108,10 +108,10 @@ class PvaPaneFXTest {
     @Test
     void ringBarsAddUpToTheSearchingCount(FxRobot robot) throws Exception {
         PvaViewModel vm = window.pvaViewModel();
-        // The first search is coalesced (10 ms), then the channels sit in the ring: let it run a few ticks.
+        // The first search is coalesced (10 ms), then the channels sit in the ring: let it run a few
+        // ticks (virtual time runs them on this thread); the UI's polls are waited on below.
         for (int i = 0; i < 5; i++) {
             console.scheduler.advance(Duration.ofMillis(1100));
-            WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
         }
         waitFor(() -> fx(() -> vm.searchingProperty().get() == 3 && vm.ringTotalProperty().get() == 3));
         long sum = fx(() -> {

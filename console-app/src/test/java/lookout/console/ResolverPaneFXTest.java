@@ -97,9 +97,13 @@ class ResolverPaneFXTest {
 
         // The attempt deadlines pass in virtual time only (seed 000: 2 s each, three attempts at
         // most): 8 s lets the whole question finish, so that no later attempt renews the mark.
+        // Each retry is real I/O on loopback: wait (bounded) until it has arrived before the next
+        // deadline, so that virtual time never runs ahead of a send; the UI's polls are waited on
+        // through whole conditions below.
         for (int i = 0; i < 4; i++) {
             console.scheduler.advance(Duration.ofSeconds(2));
-            WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS); // a retry is real I/O on loopback, and the UI polls
+            int attempts = Math.min(3, i + 2);
+            waitFor(() -> received.get() >= attempts);
         }
         // Row properties are written on the FX thread: read them there (fx), wait on whole conditions.
         waitFor(() -> fx(() -> row.demoted() && row.markLeft() > 0));
