@@ -8,7 +8,8 @@
 # Both servers run side by side; each round measures gdnsd then Lookout (the order alternating),
 # and reports queries/s, latency and the server's CPU time per query (utime+stime of the process,
 # all threads, from /proc/PID/stat, over the run ÷ queries completed). LOOKOUT_JFR=FILE records a
-# Flight Recorder profile of Lookout over the whole run.
+# Flight Recorder profile of Lookout over the whole run. GDNSD_UDP_THREADS=N overrides gdnsd's
+# udp_threads (default 2 sockets/threads per listen address; Lookout answers on one event loop).
 #
 # Needs gdnsd, dnsperf, java 17, maven (builds bench/target/benchmarks.jar when missing).
 set -euo pipefail
@@ -56,7 +57,7 @@ GP=$(free_port)
 mkdir -p "$WORK/gdnsd/zones" "$WORK/gdnsd/run" "$WORK/gdnsd/state"
 cp "$ROOT/bench/synopsis-example.com.zone" "$WORK/gdnsd/zones/example.com"
 {
-  echo "options => { listen => [ 127.0.0.1:$GP ], run_dir => $WORK/gdnsd/run, state_dir => $WORK/gdnsd/state }"
+  echo "options => { listen => [ 127.0.0.1:$GP ], run_dir => $WORK/gdnsd/run, state_dir => $WORK/gdnsd/state${GDNSD_UDP_THREADS:+, udp_threads => $GDNSD_UDP_THREADS} }"
   echo "$SERVICE_TYPES"
   echo "plugins => {"; echo "  static => { }"; echo "$WEIGHTED"; echo "}"
 } > "$WORK/gdnsd/config"
@@ -82,7 +83,7 @@ if [ -n "${LOOKOUT_JFR:-}" ]; then JFR_OPT=("-XX:StartFlightRecording=filename=$
 for _ in $(seq 1 150); do grep -q '^ready' "$WORK/lookout/log" && break; sleep 0.2; done
 # warm the JIT before measuring
 dnsperf -s 127.0.0.1 -p "$LP" -d "$WORK/queries" -l 5 -c "$CLIENTS" -T "$CLIENTS" -q 500 > /dev/null 2>&1 || true
-echo "== $(date -u +%FT%TZ) $(nproc) cores, ${SECS}s per run, $CLIENTS clients, $ROUNDS rounds" | tee "$WORK/summary"
+echo "== $(date -u +%FT%TZ) $(nproc) cores, ${SECS}s per run, $CLIENTS clients, $ROUNDS rounds, gdnsd udp_threads ${GDNSD_UDP_THREADS:-2 (default)}" | tee "$WORK/summary"
 for r in $(seq 1 "$ROUNDS"); do
   if [ $((r % 2)) = 1 ]; then run gdnsd "$GP" "$GPID" "$r"; run lookout "$LP" "$PID" "$r"
   else run lookout "$LP" "$PID" "$r"; run gdnsd "$GP" "$GPID" "$r"; fi
