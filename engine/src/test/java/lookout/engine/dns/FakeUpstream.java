@@ -72,8 +72,18 @@ final class FakeUpstream implements AutoCloseable {
 
     /** Stops accepting TCP: connections to the port are refused. */
     void closeTcp() throws IOException {
+        int port = tcp.getLocalPort();
         tcp.close();
+        // Keep the port bound but not listening: a connect to it is refused (RST), and the
+        // kernel cannot hand it out as the ephemeral source port of the resolver's own connect —
+        // which would turn "refused" into a TCP self-connection that succeeds.
+        Socket holder = new Socket();
+        holder.setReuseAddress(true);
+        holder.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        portHolder = holder;
     }
+
+    private volatile Socket portHolder;
 
     void behave(BiFunction<Message, Transport, byte[]> b) {
         behaviour = b;
@@ -181,6 +191,10 @@ final class FakeUpstream implements AutoCloseable {
         closed = true;
         udp.close();
         tcp.close();
+        Socket holder = portHolder;
+        if (holder != null) {
+            holder.close();
+        }
     }
 
     // ------------------------------------------------------------------ replies
