@@ -1,7 +1,6 @@
 package lookout.console.configpane;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -9,7 +8,6 @@ import java.util.Locale;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
 import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
@@ -27,6 +25,7 @@ import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
 import lookout.engine.config.ConfigDiff;
 import lookout.engine.config.ConfigProblem;
+import lookout.console.widgets.Fxml;
 
 /** Controller of {@code ConfigView.fxml}; all logic is in {@link ConfigViewModel}. */
 public final class ConfigView {
@@ -64,13 +63,7 @@ public final class ConfigView {
 
     /** Loads the FXML with this controller and returns its root. */
     public static Parent load(ConfigViewModel vm) {
-        FXMLLoader loader = new FXMLLoader(ConfigView.class.getResource("ConfigView.fxml"));
-        loader.setController(new ConfigView(vm));
-        try {
-            return loader.load();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Fxml.load(new ConfigView(vm));
     }
 
     @FXML

@@ -10,7 +10,6 @@ import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
@@ -25,6 +24,7 @@ import javafx.stage.FileChooser;
 import lookout.console.widgets.Indicator;
 import lookout.console.widgets.IndicatorLabel;
 import lookout.engine.api.Severity;
+import lookout.console.widgets.Fxml;
 
 /** Controller of {@code EventsView.fxml}. */
 public final class EventsView {
@@ -48,13 +48,7 @@ public final class EventsView {
     }
 
     public static Parent load(EventsViewModel vm) {
-        FXMLLoader loader = new FXMLLoader(EventsView.class.getResource("EventsView.fxml"));
-        loader.setController(new EventsView(vm));
-        try {
-            return loader.load();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Fxml.load(new EventsView(vm));
     }
 
     @FXML

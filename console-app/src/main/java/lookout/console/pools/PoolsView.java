@@ -1,13 +1,11 @@
 package lookout.console.pools;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.value.ObservableValue;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
 import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
@@ -20,6 +18,7 @@ import javafx.scene.control.TreeTableView;
 import javafx.scene.layout.HBox;
 import lookout.console.widgets.Indicator;
 import lookout.console.widgets.IndicatorLabel;
+import lookout.console.widgets.Fxml;
 
 /** Controller of {@code PoolsView.fxml}. */
 public final class PoolsView {
@@ -51,13 +50,7 @@ public final class PoolsView {
     }
 
     public static Parent load(PoolsViewModel vm) {
-        FXMLLoader loader = new FXMLLoader(PoolsView.class.getResource("PoolsView.fxml"));
-        loader.setController(new PoolsView(vm));
-        try {
-            return loader.load();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Fxml.load(new PoolsView(vm));
     }
 
     private static <T> void column(TreeTableColumn<PoolRow, T> c, Function<PoolRow, ObservableValue<T>> value) {

@@ -1,11 +1,9 @@
 package lookout.console.pva;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.function.Function;
 import javafx.beans.value.ObservableValue;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
 import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
@@ -23,6 +21,7 @@ import javafx.scene.layout.Priority;
 import lookout.console.widgets.Indicator;
 import lookout.console.widgets.IndicatorLabel;
 import lookout.engine.api.PvaDiscoveredServer;
+import lookout.console.widgets.Fxml;
 
 /** Controller of {@code PvaView.fxml}. */
 public final class PvaView {
@@ -71,13 +70,7 @@ public final class PvaView {
     }
 
     public static Parent load(PvaViewModel vm) {
-        FXMLLoader loader = new FXMLLoader(PvaView.class.getResource("PvaView.fxml"));
-        loader.setController(new PvaView(vm));
-        try {
-            return loader.load();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Fxml.load(new PvaView(vm));
     }
 
     private static <R, T> void column(TableColumn<R, T> c, Function<R, ObservableValue<T>> value) {

@@ -1,10 +1,8 @@
 package lookout.console.resolver;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import javafx.beans.binding.Bindings;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
@@ -18,6 +16,7 @@ import javafx.scene.control.TextField;
 import javafx.scene.layout.HBox;
 import lookout.console.widgets.Indicator;
 import lookout.console.widgets.IndicatorLabel;
+import lookout.console.widgets.Fxml;
 
 /** Controller of {@code ResolverView.fxml}. */
 public final class ResolverView {
@@ -49,13 +48,7 @@ public final class ResolverView {
     }
 
     public static Parent load(ResolverViewModel vm) {
-        FXMLLoader loader = new FXMLLoader(ResolverView.class.getResource("ResolverView.fxml"));
-        loader.setController(new ResolverView(vm));
-        try {
-            return loader.load();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Fxml.load(new ResolverView(vm));
     }
 
     @FXML

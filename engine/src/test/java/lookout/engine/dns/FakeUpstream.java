@@ -52,6 +52,8 @@ final class FakeUpstream implements AutoCloseable {
             try {
                 t = new ServerSocket();
                 t.setReuseAddress(true);
+                // SO_REUSEPORT lets closeTcp() bind its port holder before the listener goes
+                t.setOption(java.net.StandardSocketOptions.SO_REUSEPORT, true);
                 t.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), u.getLocalPort()));
             } catch (IOException e) {
                 t = null;
@@ -72,15 +74,17 @@ final class FakeUpstream implements AutoCloseable {
 
     /** Stops accepting TCP: connections to the port are refused. */
     void closeTcp() throws IOException {
-        int port = tcp.getLocalPort();
-        tcp.close();
         // Keep the port bound but not listening: a connect to it is refused (RST), and the
         // kernel cannot hand it out as the ephemeral source port of the resolver's own connect —
-        // which would turn "refused" into a TCP self-connection that succeeds.
+        // which would turn "refused" into a TCP self-connection that succeeds. The holder is
+        // bound (SO_REUSEPORT, like the listener) before the listener closes: no window in which
+        // anything else can take the port.
         Socket holder = new Socket();
         holder.setReuseAddress(true);
-        holder.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        holder.setOption(java.net.StandardSocketOptions.SO_REUSEPORT, true);
+        holder.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), tcp.getLocalPort()));
         portHolder = holder;
+        tcp.close();
     }
 
     private volatile Socket portHolder;
