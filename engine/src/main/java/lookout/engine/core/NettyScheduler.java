@@ -8,14 +8,14 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import lookout.engine.api.Scheduler;
 
-/** The real {@link Scheduler}: one Netty event loop and the system clocks. */
-final class NettyScheduler implements Scheduler {
+/** The real {@link Scheduler}: one Netty event loop and the system clocks (public for tests; the package is not exported). */
+public final class NettyScheduler implements Scheduler {
 
     private static final Logger LOG = System.getLogger("lookout.engine.loop");
 
     private final EventLoop loop;
 
-    NettyScheduler(EventLoop loop) {
+    public NettyScheduler(EventLoop loop) {
         this.loop = loop;
     }
 

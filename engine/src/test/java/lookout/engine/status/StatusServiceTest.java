@@ -3,7 +3,6 @@ package lookout.engine.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.netty.channel.EventLoopGroup;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,19 +19,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.EngineState;
 import lookout.engine.api.Metric;
-import lookout.engine.api.Scheduler;
 import lookout.engine.api.VirtualScheduler;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigSource;
 import lookout.engine.config.StatusConfig;
-import lookout.engine.core.ServiceContext;
+import lookout.engine.core.TestServiceContext;
 import lookout.engine.core.SnapshotBuilder;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -42,7 +39,6 @@ import org.junit.jupiter.api.Test;
 class StatusServiceTest {
 
     private final VirtualScheduler scheduler = new VirtualScheduler();
-    private final List<EngineEvent> events = new CopyOnWriteArrayList<>();
     private final AtomicInteger snapshots = new AtomicInteger();
     private volatile RuntimeException snapshotFailure;
     private final StatusService service = new StatusService();
@@ -55,42 +51,8 @@ class StatusServiceTest {
         }
     }
 
-    private final ServiceContext ctx = new ServiceContext() {
-        @Override
-        public Scheduler scheduler() {
-            return scheduler;
-        }
-
-        @Override
-        public RandomGenerator random() {
-            return RandomGenerator.of("L64X128MixRandom");
-        }
-
-        @Override
-        public EventLoopGroup io() {
-            return null;
-        }
-
-        @Override
-        public void publish(EngineEvent event) {
-            events.add(event);
-        }
-
-        @Override
-        public Path stateDir() {
-            return Path.of("target");
-        }
-
-        @Override
-        public Map<String, String> environment() {
-            return Map.of();
-        }
-
-        @Override
-        public <T> T service(Class<T> type) {
-            return null;
-        }
-
+    private final TestServiceContext ctx = new TestServiceContext(scheduler, RandomGenerator.of("L64X128MixRandom"),
+            Path.of("target"), Map.of()) {
         @Override
         public EngineSnapshot engineSnapshot() {
             if (snapshotFailure != null) {
@@ -98,11 +60,11 @@ class StatusServiceTest {
             }
             snapshots.incrementAndGet();
             // The engine contract: snapshots are built on the loop; so does this fake.
-            return scheduler.call(() -> {
+            return StatusServiceTest.this.scheduler.call(() -> {
                 SnapshotBuilder b = new SnapshotBuilder();
                 b.metric(new Metric("lookout_demo_total", "Demo \"help\"", "counter", Map.of("who", "a\"b"), 7));
                 service.contribute(b);
-                return new EngineSnapshot(EngineState.RUNNING, scheduler.now(), Instant.EPOCH, null, null, null,
+                return new EngineSnapshot(EngineState.RUNNING, StatusServiceTest.this.scheduler.now(), Instant.EPOCH, null, null, null,
                         null, null, metricsOf(b), List.of(new EngineEvent.EngineStarted(Instant.EPOCH, 1)));
             });
         }
@@ -126,7 +88,7 @@ class StatusServiceTest {
             service.stop();
             return null;
         });
-        scheduler.close();
+        ctx.close();
     }
 
     private Reply get(InetSocketAddress a, String path) throws Exception {
@@ -275,8 +237,8 @@ class StatusServiceTest {
                 service.apply(config(new InetSocketAddress("127.0.0.1", 0)), config(busy));
                 return null;
             });
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !events.isEmpty());
-            assertThat(events.get(0)).isInstanceOfSatisfying(EngineEvent.Notice.class,
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !ctx.events.isEmpty());
+            assertThat(ctx.events.get(0)).isInstanceOfSatisfying(EngineEvent.Notice.class,
                     n -> assertThat(n.message()).contains("cannot bind"));
             assertThat(service.boundAddress()).isNull();
         }

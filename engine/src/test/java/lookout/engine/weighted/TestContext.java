@@ -1,16 +1,7 @@
 package lookout.engine.weighted;
 
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.random.RandomGenerator;
-import lookout.engine.api.EngineEvent;
-import lookout.engine.api.Scheduler;
 import lookout.engine.api.VirtualScheduler;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigProblems;
@@ -18,20 +9,20 @@ import lookout.engine.config.ConfigSource;
 import lookout.engine.config.ServiceTypeConfig;
 import lookout.engine.config.WeightedConfig;
 import lookout.engine.config.vscf.VNode;
-import lookout.engine.core.ServiceContext;
+import lookout.engine.core.TestServiceContext;
 
 /** A service context on a virtual clock, a real Netty group for probes, a temp state_dir. */
-final class TestContext implements ServiceContext, AutoCloseable {
+final class TestContext extends TestServiceContext {
 
-    final VirtualScheduler scheduler = new VirtualScheduler();
-    final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    final RandomGenerator random;
-    final Path stateDir;
-    final List<EngineEvent> events = new CopyOnWriteArrayList<>();
+    final VirtualScheduler scheduler;
 
     TestContext(Path stateDir, long seed) {
-        this.stateDir = stateDir;
-        this.random = new java.util.SplittableRandom(seed);
+        this(new VirtualScheduler(), stateDir, seed);
+    }
+
+    private TestContext(VirtualScheduler scheduler, Path stateDir, long seed) {
+        super(scheduler, new java.util.SplittableRandom(seed), stateDir, Map.of());
+        this.scheduler = scheduler;
     }
 
     /** A configuration with only the service types and weighted stanza of {@code text}. */
@@ -49,46 +40,5 @@ final class TestContext implements ServiceContext, AutoCloseable {
 
     <T> T call(java.util.concurrent.Callable<T> body) {
         return scheduler.call(body);
-    }
-
-    @Override
-    public Scheduler scheduler() {
-        return scheduler;
-    }
-
-    @Override
-    public RandomGenerator random() {
-        return random;
-    }
-
-    @Override
-    public EventLoopGroup io() {
-        return io;
-    }
-
-    @Override
-    public void publish(EngineEvent event) {
-        events.add(event);
-    }
-
-    @Override
-    public Path stateDir() {
-        return stateDir;
-    }
-
-    @Override
-    public Map<String, String> environment() {
-        return Map.of();
-    }
-
-    @Override
-    public <T> T service(Class<T> type) {
-        return null;
-    }
-
-    @Override
-    public void close() {
-        scheduler.close();
-        io.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
 }
