@@ -2,7 +2,7 @@
 # The one test command: every module's tests, the runtime image and its checks, and every
 # script-based integration check in scripts/it/*.sh (each runs from the repository root, gets
 # the image directory as $1 and LOOKOUT_IMAGE in its environment, and fails by exiting non-zero).
-#   scripts/test.sh            (what .ci/run and the README run)
+#   bash scripts/test.sh       (what .ci/run and the README run)
 # Extra arguments go to Maven, e.g. scripts/test.sh -o for an offline build.
 set -euo pipefail
 
@@ -10,26 +10,55 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 start=$(date +%s)
 
+# The closing line counts every JUnit test from the Surefire reports plus each script check, in
+# the plain form 'tests: N passed, N failed, N skipped', whether the run passes or not.
+script_passed=0
+script_failed=0
+closing() {
+    local counts
+    counts=$(python3 - <<'PY' 2>/dev/null || echo "0 0 0"
+import glob, xml.etree.ElementTree as ET
+t = f = s = 0
+for path in glob.glob('*/target/surefire-reports/TEST-*.xml'):
+    try:
+        r = ET.parse(path).getroot()
+    except ET.ParseError:
+        continue
+    t += int(r.get('tests', 0)); s += int(r.get('skipped', 0))
+    f += int(r.get('failures', 0)) + int(r.get('errors', 0))
+print(t - f - s, f, s)
+PY
+)
+    read -r p f s <<<"$counts"
+    echo "tests: $(( p + script_passed )) passed, $(( f + script_failed )) failed, $s skipped"
+}
+
 echo "== mvn -B verify (all modules; the jlink module builds the image)"
-mvn -B "$@" verify
+if ! mvn -B "$@" verify; then
+    echo "== FAILED: mvn verify (see the first [ERROR] above; disk free: $(df -Ph . | awk 'NR==2 {print $4}'))" >&2
+    closing
+    exit 1
+fi
 
 image=$root/jlink/target/lookout
 export LOOKOUT_IMAGE=$image
 
-echo "== image checks"
-timeout 300 bash scripts/image-check.sh "$image"
-
 shopt -s nullglob
-its=(scripts/it/*.sh)
+checks=(scripts/image-check.sh scripts/it/*.sh)
 failed=()
-for it in "${its[@]}"; do
-    echo "== integration check $it"
-    if ! timeout 900 bash "$it" "$image"; then
-        failed+=("$it")
+for check in "${checks[@]}"; do
+    echo "== check $check"
+    if timeout 900 bash "$check" "$image"; then
+        script_passed=$(( script_passed + 1 ))
+    else
+        script_failed=$(( script_failed + 1 ))
+        failed+=("$check")
     fi
 done
 if (( ${#failed[@]} )); then
     echo "== FAILED: ${failed[*]}" >&2
+    closing
     exit 1
 fi
-echo "== all tests passed in $(( $(date +%s) - start )) s (${#its[@]} integration script(s))"
+echo "== all tests passed in $(( $(date +%s) - start )) s (${#checks[@]} script check(s))"
+closing

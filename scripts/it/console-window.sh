@@ -32,7 +32,7 @@ fi
 "${isolate[@]}" bash -c '
     ip link set lo up 2>/dev/null || true
     xvfb-run -a -s "-screen 0 1280x800x24" bash -c "
-        ./lookout.sh > \"$0\" 2>&1 &
+        bash ./lookout.sh > \"$0\" 2>&1 &
         app=\$!
         for _ in \$(seq 1 240); do
             grep -qs \"first frame after\" \"$0\" && break
