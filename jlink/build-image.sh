@@ -19,10 +19,25 @@ command -v "$JLINK" >/dev/null || JLINK=jlink
 # lookout.console reaches are resolved at all.
 module_path=$(tr -d '\n' < "$mp_file")
 
+# Netty's native epoll library (the engine loop's transport on Linux) is a module of its own that
+# nothing requires: it is found as a resource. Add the one for this machine when it is there;
+# without it the engine falls back to NIO and says so in its log.
+modules=lookout.console
+case $(uname -m) in
+    x86_64) native=x86_64 ;;
+    aarch64) native=aarch_64 ;;
+    *) native= ;;
+esac
+if [[ -n $native ]] && grep -q "netty-transport-native-epoll-[^:]*-linux-$native\.jar" "$mp_file"; then
+    modules+=",io.netty.transport.epoll.linux.$native"
+else
+    echo "build-image: no Netty epoll native library for $(uname -m); the image's engine will use NIO" >&2
+fi
+
 rm -rf "$out"
 "$JLINK" \
     --module-path "$module_path" \
-    --add-modules lookout.console \
+    --add-modules "$modules" \
     --launcher lookout=lookout.console/lookout.console.Main \
     --compress=2 \
     --strip-debug \

@@ -145,6 +145,13 @@ pid=
 [[ $rc == 0 ]] || { cat "$work/headless.log" >&2; fail "--headless exited $rc on SIGTERM, expected 0"; }
 grep -q 'engine stopped' "$work/headless.log" || { cat "$work/headless.log" >&2; fail "no orderly stop in the log"; }
 pass "--headless: exit 0 on SIGTERM"
+# The image carries Netty's native epoll library for this machine (jlink/build-image.sh): the
+# engine loop must run on it, not fall back to NIO.
+if [[ $(uname -s) == Linux && $(uname -m) =~ ^(x86_64|aarch64)$ ]]; then
+    grep -q 'engine loop on the epoll transport' "$work/headless.log" \
+        || { cat "$work/headless.log" >&2; fail "the engine loop is not on the epoll transport"; }
+    pass "--headless: engine loop on the epoll transport"
+fi
 echo "image-check: headless log:"
 sed 's/^/    /' "$work/headless.log" | head -40
 echo "image-check: all passed"

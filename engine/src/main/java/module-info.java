@@ -7,6 +7,8 @@ module lookout.engine {
     requires io.netty.common;
     requires io.netty.buffer;
     requires io.netty.transport;
+    requires io.netty.transport.unix.common;
+    requires io.netty.transport.classes.epoll;
     requires io.netty.codec;
     requires io.netty.codec.dns;
     requires io.netty.codec.http;

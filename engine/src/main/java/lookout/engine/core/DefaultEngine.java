@@ -2,7 +2,6 @@ package lookout.engine.core;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.lang.System.Logger;
@@ -89,7 +88,10 @@ public final class DefaultEngine implements Engine, ServiceContext {
         }
         state = EngineState.STARTING;
         group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("lookout-engine", true),
-                NioIoHandler.newFactory());
+                Transport.preferred().ioHandlerFactory());
+        String noEpoll = Transport.epollUnavailableReason();
+        LOG.log(Level.INFO, "engine loop on the " + Transport.preferred().name().toLowerCase(java.util.Locale.ROOT)
+                + " transport" + (noEpoll == null ? "" : " (epoll unavailable: " + noEpoll + ")"));
         if (options.scheduler() == null) {
             scheduler = new NettyScheduler(group.next());
         }

@@ -25,6 +25,11 @@ public interface ServiceContext {
 
     EventLoopGroup io();
 
+    /** The transport of {@link #io()}: every socket a service opens comes from it. */
+    default Transport transport() {
+        return Transport.of(io());
+    }
+
     void publish(EngineEvent event);
 
     /** {@code state_dir}, created on demand. */

@@ -7,9 +7,6 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.socket.nio.NioDatagramChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
@@ -17,9 +14,6 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardProtocolFamily;
-import java.nio.channels.DatagramChannel;
-import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,6 +35,7 @@ import lookout.engine.core.DynamicRecords;
 import lookout.engine.core.Service;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;
+import lookout.engine.core.Transport;
 import lookout.engine.dns.upstream.NettyUpstreamSockets;
 import lookout.engine.dns.upstream.UpstreamSockets;
 import lookout.engine.dns.wire.ClientQuery;
@@ -54,8 +49,9 @@ import lookout.engine.dns.wire.WireException;
  * the client access list, and the {@link Resolver} that does the work.
  *
  * <p>Concurrency: every field is confined to the engine loop. Listener handlers run on I/O threads
- * and hop in with {@code scheduler().run(...)}; sockets are bound synchronously here (a JDK channel
- * bound first, then registered with Netty) so a bind error aborts start and port 0 is known at once.
+ * and hop in with {@code scheduler().run(...)}; sockets are bound synchronously here (on the engine
+ * loop Netty binds inline; {@link Transport#sync}) so a bind error aborts start and port 0 is known
+ * at once.
  */
 public final class ResolverService implements Service, Commands.Resolver {
 
@@ -152,45 +148,46 @@ public final class ResolverService implements Service, Commands.Resolver {
     // ------------------------------------------------------------------ listeners
 
     private void bind(List<InetSocketAddress> addresses) throws IOException {
+        Transport transport = ctx.transport();
         try {
             for (InetSocketAddress a : addresses) {
-                StandardProtocolFamily fam = a.getAddress() instanceof java.net.Inet6Address
-                        ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
-                DatagramChannel udp = null;
-                ServerSocketChannel tcp = null;
+                Channel udp = null;
+                Channel tcp = null;
                 InetSocketAddress actual = null;
                 // port 0: UDP picks the port and TCP must get the same one; another process may
                 // hold it for TCP, so try a few ports (bounded)
                 for (int attempt = 0; attempt < 20 && tcp == null; attempt++) {
-                    udp = DatagramChannel.open(fam);
+                    // a burst of queries is read in one go (recvmmsg on epoll) and its answers
+                    // leave in one go at the end of the burst (UdpHandler.channelReadComplete)
+                    io.netty.channel.socket.DatagramChannel u = transport.batchedDatagram(a.getAddress(), 16);
+                    u.pipeline().addLast(new UdpHandler(u));
                     try {
-                        udp.bind(a);
+                        Transport.sync(ctx.io().register(u));
+                        Transport.sync(u.bind(a));
                     } catch (IOException e) {
-                        udp.close();
+                        u.close();
                         throw new IOException("resolver cannot listen on " + a + " (UDP): " + e.getMessage(), e);
                     }
-                    actual = (InetSocketAddress) udp.getLocalAddress();
-                    ServerSocketChannel t = ServerSocketChannel.open(fam);
+                    udp = u;
+                    actual = (InetSocketAddress) u.localAddress();
+                    io.netty.channel.socket.ServerSocketChannel t = transport.serverSocket(a.getAddress());
                     try {
-                        t.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
-                        t.bind(new InetSocketAddress(actual.getAddress(), actual.getPort()), 128);
+                        t.config().setReuseAddress(true);
+                        t.config().setBacklog(128);
+                        t.pipeline().addLast(new Acceptor());
+                        Transport.sync(ctx.io().register(t));
+                        Transport.sync(t.bind(new InetSocketAddress(actual.getAddress(), actual.getPort())));
                         tcp = t;
                     } catch (IOException e) {
                         t.close();
-                        udp.close();
+                        u.close();
                         if (a.getPort() != 0 || attempt == 19) {
                             throw new IOException("resolver cannot listen on " + actual + " (TCP): " + e.getMessage(), e);
                         }
                     }
                 }
-                NioDatagramChannel u = new NioDatagramChannel(udp);
-                u.pipeline().addLast(new UdpHandler(u));
-                ctx.io().register(u);
-                NioServerSocketChannel t = new NioServerSocketChannel(tcp);
-                t.pipeline().addLast(new Acceptor());
-                ctx.io().register(t);
-                listeners.add(u);
-                listeners.add(t);
+                listeners.add(udp);
+                listeners.add(tcp);
                 bound.add(actual);
             }
         } catch (IOException e) {
@@ -272,7 +269,7 @@ public final class ResolverService implements Service, Commands.Resolver {
     private final class Acceptor extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext c, Object msg) {
-            NioSocketChannel child = (NioSocketChannel) msg;
+            io.netty.channel.socket.SocketChannel child = (io.netty.channel.socket.SocketChannel) msg;
             InetSocketAddress remote = child.remoteAddress();
             TcpClient client = new TcpClient(child, remote);
             child.pipeline().addLast(new LengthFieldBasedFrameDecoder(65535 + 2, 0, 2, 0, 2), client);

@@ -11,13 +11,13 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.function.Consumer;
+import lookout.engine.core.Transport;
 
 /**
  * The network probes of {@code tcp_connect} and {@code http_status}, on the engine's Netty group.
@@ -83,7 +83,7 @@ final class Prober {
     }
 
     private Bootstrap bootstrap(int timeoutSeconds, io.netty.channel.ChannelHandler handler) {
-        return new Bootstrap().group(io).channel(NioSocketChannel.class)
+        return new Bootstrap().group(io).channel(Transport.of(io).socketClass())
                 // a real-time safety net; the monitor's own timeout runs on the engine scheduler
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.max(1, timeoutSeconds) * 1000 + 1000)
                 .handler(new ChannelInitializer<Channel>() {

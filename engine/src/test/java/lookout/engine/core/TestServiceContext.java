@@ -2,7 +2,6 @@ package lookout.engine.core;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +20,7 @@ import lookout.engine.api.VirtualScheduler;
  */
 public class TestServiceContext implements ServiceContext, AutoCloseable {
 
-    public final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    public final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, Transport.preferred().ioHandlerFactory());
     public final Scheduler scheduler;
     public final List<EngineEvent> events = new CopyOnWriteArrayList<>();
     private final RandomGenerator random;

@@ -8,46 +8,41 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.socket.nio.NioDatagramChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.ChannelException;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardProtocolFamily;
-import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
+import lookout.engine.core.Transport;
 
 /**
- * The real sockets: a fresh connected {@link NioDatagramChannel} per UDP transaction (so the
- * kernel filters other sources and an ICMP port-unreachable surfaces as a receive error at once),
- * a fresh {@link NioSocketChannel} per TCP transaction. Netty's own connect timeout is off: the
- * 2-s deadline is the resolver's, on the engine scheduler.
+ * The real sockets: a fresh connected datagram channel per UDP transaction (so the kernel filters
+ * other sources and an ICMP port-unreachable surfaces as a receive error at once), a fresh socket
+ * channel per TCP transaction, both of the engine loop's {@link Transport}. Netty's own connect
+ * timeout is off: the 2-s deadline is the resolver's, on the engine scheduler.
  */
 public final class NettyUpstreamSockets implements UpstreamSockets {
 
     private final EventLoopGroup io;
+    private final Transport transport;
 
     public NettyUpstreamSockets(EventLoopGroup io) {
         this.io = io;
+        this.transport = Transport.of(io);
     }
 
     @Override
     public Handle udp(InetSocketAddress server, byte[] query, Listener listener) throws IOException {
-        // seed 000: one fresh socket per transaction. Set up with plain JDK calls (open, connect,
-        // send: three syscalls, no futures, no copy into a direct buffer), then handed to Netty
-        // only to wait for the reply; failures here are synchronous and the resolver classifies them
-        DatagramChannel jdk = DatagramChannel.open(server.getAddress() instanceof java.net.Inet6Address
-                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET); // may throw EMFILE ...
-        NioDatagramChannel ch;
+        // seed 000: one fresh socket per transaction. Registered, connected and sent on the engine
+        // loop, where Netty does all three inline: failures here are synchronous and the resolver
+        // classifies them (EMFILE, ENOBUFS ... are local resource errors, not the server's fault)
+        DatagramChannel ch;
         try {
-            jdk.connect(server);
-            if (jdk.write(ByteBuffer.wrap(query)) != query.length) {
-                throw new IOException("No buffer space available (query not sent whole)");
-            }
-            ch = new NioDatagramChannel(jdk);
-        } catch (IOException | RuntimeException e) {
-            jdk.close();
-            throw e;
+            ch = transport.datagram(server.getAddress());
+        } catch (ChannelException e) { // socket(2) failed: EMFILE, ENFILE, ENOMEM
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getMessage(), e);
         }
         ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
             @Override
@@ -57,7 +52,7 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
                         ByteBuf b = p.content();
                         byte[] bytes = new byte[b.readableBytes()];
                         b.getBytes(b.readerIndex(), bytes);
-                        listener.reply(bytes, p.sender());
+                        listener.reply(bytes, p.sender() != null ? p.sender() : server);
                     }
                 } finally {
                     ReferenceCountUtil.release(msg);
@@ -70,18 +65,30 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
                 listener.failed(cause, FailureKind.UDP_RECEIVE_ERROR);
             }
         });
-        io.register(ch).addListener((ChannelFutureListener) rf -> {
-            if (!rf.isSuccess()) {
-                listener.failed(rf.cause(), FailureKind.UDP_RECEIVE_ERROR);
-                ch.close();
+        try {
+            Transport.sync(io.register(ch));
+            Transport.sync(ch.connect(server));
+            ChannelFuture sent = ch.writeAndFlush(Unpooled.wrappedBuffer(query));
+            if (sent.isDone()) {
+                Transport.sync(sent);
+            } else {
+                // the socket buffer was full: Netty keeps the datagram until the socket is writable
+                sent.addListener((ChannelFutureListener) wf -> {
+                    if (!wf.isSuccess()) {
+                        listener.failed(wf.cause(), FailureKind.SEND_ERROR);
+                    }
+                });
             }
-        });
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
         return () -> ch.close();
     }
 
     @Override
     public Handle tcp(InetSocketAddress server, byte[] query, Listener listener) {
-        NioSocketChannel ch = new NioSocketChannel();
+        SocketChannel ch = transport.socket(server.getAddress());
         ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, 0);
         TcpReader reader = new TcpReader(listener, server);
         ch.pipeline().addLast(reader);

@@ -10,7 +10,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.time.Instant;
@@ -26,6 +25,7 @@ import lookout.engine.pva.wire.PvaMessage;
 import lookout.engine.pva.wire.SearchResponse;
 import lookout.engine.pva.wire.ServerValidation;
 import lookout.engine.pva.wire.Unhandled;
+import lookout.engine.core.Transport;
 
 /**
  * One persistent TCP connection to a name server (seed 002 §6): connect, the PVA handshake
@@ -103,7 +103,7 @@ final class NameServerConnection {
         setState(State.CONNECTING, null);
         Bootstrap b = new Bootstrap()
                 .group(owner.io())
-                .channel(NioSocketChannel.class)
+                .channel(Transport.of(owner.io()).socketClass())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
                 // writability flips at 64 KiB queued: the §6 backlog test is !isWritable()

@@ -5,20 +5,16 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.DatagramChannel;
 import io.netty.util.collection.IntObjectHashMap;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardProtocolFamily;
-import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,6 +47,7 @@ import lookout.engine.core.Commands;
 import lookout.engine.core.Service;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;
+import lookout.engine.core.Transport;
 import lookout.engine.pva.beacon.ServerTable;
 import lookout.engine.pva.wire.Beacon;
 import lookout.engine.pva.wire.DatagramContents;
@@ -108,8 +105,8 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
     /** Names searched by an operator (searchPv), listed first in the snapshot. */
     private final Set<String> operatorNames = new java.util.LinkedHashSet<>();
 
-    private NioDatagramChannel searchSocket;
-    private NioDatagramChannel beaconSocket;
+    private DatagramChannel searchSocket;
+    private DatagramChannel beaconSocket;
     private int searchPort;
     private int beaconPort;
     private List<Destination> destinations = List.of();
@@ -252,27 +249,23 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         }
     }
 
-    private NioDatagramChannel udpSocket(InetSocketAddress bind, boolean reuse, io.netty.channel.ChannelHandler handler)
+    private DatagramChannel udpSocket(InetSocketAddress bind, boolean reuse, io.netty.channel.ChannelHandler handler)
             throws IOException {
-        // Bound with the JDK first so that a bind error surfaces here, synchronously, without
-        // blocking on a Netty future from inside the event loop.
-        java.nio.channels.DatagramChannel jdk = java.nio.channels.DatagramChannel.open(StandardProtocolFamily.INET);
+        // Registered and bound here, synchronously (inline on the engine loop), so that a bind
+        // error surfaces at start or reload rather than in a future nobody waits for.
+        DatagramChannel ch = ctx.transport().batchedDatagram(bind.getAddress(), MAX_DATAGRAMS_PER_READ);
         try {
-            jdk.setOption(StandardSocketOptions.SO_REUSEADDR, reuse);
-            jdk.setOption(StandardSocketOptions.SO_BROADCAST, true);
+            ch.config().setReuseAddress(reuse);
+            ch.config().setBroadcast(true);
             // §3.5: reply bursts can overrun the receive buffer; size it generously
-            jdk.setOption(StandardSocketOptions.SO_RCVBUF, 1 << 20);
-            jdk.bind(bind);
+            ch.config().setReceiveBufferSize(1 << 20);
+            ch.pipeline().addLast(handler);
+            Transport.sync(ctx.io().register(ch));
+            Transport.sync(ch.bind(bind));
         } catch (IOException | RuntimeException e) {
-            jdk.close();
+            ch.close();
             throw e;
         }
-        NioDatagramChannel ch = new NioDatagramChannel(jdk);
-        ch.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(65536).maxMessagesPerRead(MAX_DATAGRAMS_PER_READ));
-        ch.config().setOption(ChannelOption.SO_BROADCAST, true);
-        ch.pipeline().addLast(handler);
-        EventLoopGroup io = ctx.io();
-        io.register(ch);
         return ch;
     }
 

@@ -7,20 +7,19 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.ServerSocketChannel;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.channels.ServerSocketChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import lookout.engine.api.Scheduler;
+import lookout.engine.core.Transport;
 import lookout.engine.pva.wire.ClientValidation;
 import lookout.engine.pva.wire.ConnectionValidated;
 import lookout.engine.pva.wire.Decoded;
@@ -75,30 +74,46 @@ final class NameServerListener {
         this.maxConnections = maxConnections;
     }
 
-    /** Binds {@code address:wantedPort}, falling back to an ephemeral port when it is taken (as PVXS does). */
+    /**
+     * Binds {@code address:wantedPort} ({@code null}: every address, IPv6 and IPv4), falling back
+     * to an ephemeral port when it is taken (as PVXS does).
+     */
     int open(EventLoopGroup io, InetAddress address, int wantedPort) throws IOException {
-        ServerSocketChannel ch = ServerSocketChannel.open();
+        Transport transport = Transport.of(io);
+        ServerSocketChannel s;
         try {
-            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            try {
-                ch.bind(new InetSocketAddress(address, wantedPort), 128);
-            } catch (BindException e) {
-                if (wantedPort == 0) {
-                    throw e;
-                }
-                LOG.log(Level.WARNING, "PVA name server: port " + wantedPort + " in use, using an ephemeral port");
-                ch.bind(new InetSocketAddress(address, 0), 128);
+            s = bind(io, transport, address != null ? address : Addresses.byBytes(new byte[16]), wantedPort);
+        } catch (BindException e) {
+            if (wantedPort == 0) {
+                throw e;
             }
+            LOG.log(Level.WARNING, "PVA name server: port " + wantedPort + " in use, using an ephemeral port");
+            s = bind(io, transport, address != null ? address : Addresses.byBytes(new byte[16]), 0);
         } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
+            if (address != null) {
+                throw e;
+            }
+            s = bind(io, transport, Addresses.byBytes(new byte[4]), wantedPort); // no IPv6 here
         }
-        port = ((InetSocketAddress) ch.getLocalAddress()).getPort();
-        NioServerSocketChannel s = new NioServerSocketChannel(ch);
-        s.pipeline().addLast(new Acceptor(io));
-        io.register(s);
+        port = s.localAddress().getPort();
         server = s;
         return port;
+    }
+
+    private ServerSocketChannel bind(EventLoopGroup io, Transport transport, InetAddress address, int wantedPort)
+            throws IOException {
+        ServerSocketChannel s = transport.serverSocket(address);
+        try {
+            s.config().setReuseAddress(true);
+            s.config().setBacklog(128);
+            s.pipeline().addLast(new Acceptor(io));
+            Transport.sync(io.register(s));
+            Transport.sync(s.bind(new InetSocketAddress(address, wantedPort)));
+            return s;
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
     }
 
     int port() {

@@ -4,12 +4,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.DatagramChannel;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -18,16 +17,13 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
-import java.net.ProtocolFamily;
-import java.net.StandardProtocolFamily;
-import java.net.StandardSocketOptions;
-import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lookout.engine.api.Scheduler;
+import lookout.engine.core.Transport;
 import lookout.engine.pva.wire.DatagramContents;
 import lookout.engine.pva.wire.PvaCodec;
 
@@ -52,6 +48,8 @@ final class UdpListener implements SearchResponder.Transmit {
 
     private static final Logger LOG = System.getLogger("lookout.pva.server.udp");
     private static final int RECEIVE_BUFFER = 1 << 20;
+    /** Datagrams taken per wake-up of a socket (on epoll in recvmmsg batches of up to 16). */
+    private static final int MAX_DATAGRAMS_PER_READ = 64;
     /** Replies queued beyond this are dropped (a flood must not grow memory). */
     private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(64 * 1024, 256 * 1024);
 
@@ -84,11 +82,12 @@ final class UdpListener implements SearchResponder.Transmit {
      */
     int open(EventLoopGroup io, List<LocalAddress> locals, int wantedPort, boolean forwardingWanted)
             throws IOException {
+        Transport transport = Transport.of(io);
         port = wantedPort;
         Map<InetAddress, InetAddress> broadcasts = new LinkedHashMap<>();
         for (LocalAddress la : locals) {
-            DatagramChannel ch = open(la.address(), true);
-            Channel c = register(io, ch, new Arrival(Arrival.Kind.OWN_UNICAST, la.address(), la.address()));
+            Channel c = open(io, transport, la.address(), true,
+                    new Arrival(Arrival.Kind.OWN_UNICAST, la.address(), la.address()));
             byLocal.put(la.address(), c);
             if (la.address() instanceof Inet4Address && fallbackV4 == null) {
                 fallbackV4 = c;
@@ -101,27 +100,26 @@ final class UdpListener implements SearchResponder.Transmit {
         }
         for (Map.Entry<InetAddress, InetAddress> b : broadcasts.entrySet()) {
             try {
-                DatagramChannel ch = open(b.getKey(), false);
-                register(io, ch, new Arrival(Arrival.Kind.BROADCAST, b.getKey(), b.getValue()));
+                open(io, transport, b.getKey(), false, new Arrival(Arrival.Kind.BROADCAST, b.getKey(), b.getValue()));
             } catch (IOException e) {
                 LOG.log(Level.WARNING, "PVA server: cannot listen on broadcast " + b.getKey() + ": " + e);
             }
         }
-        forwarding = forwardingWanted && openForwarding(io);
-        // Beacons leave from an ephemeral port, like PVXS's beacon socket.
+        forwarding = forwardingWanted && openForwarding(io, transport);
+        // Beacons leave from an ephemeral port, like PVXS's beacon socket: one dual-stack socket
+        // bound to [::] (IPv4 destinations go out through their mapped form), IPv4 where there is
+        // no IPv6.
         DatagramChannel s;
         try {
-            s = DatagramChannel.open(StandardProtocolFamily.INET6);
-        } catch (UnsupportedOperationException | IOException e) {
-            s = DatagramChannel.open(StandardProtocolFamily.INET); // java.net.preferIPv4Stack
+            s = sendOnly(io, transport, Addresses.byBytes(new byte[16]), ch -> ch.config().setBroadcast(true));
+        } catch (IOException | RuntimeException e) {
+            s = sendOnly(io, transport, Addresses.byBytes(new byte[4]), ch -> ch.config().setBroadcast(true));
         }
-        s.setOption(StandardSocketOptions.SO_BROADCAST, true);
-        s.bind(new InetSocketAddress(0));
-        sender = wrap(io, s, null);
+        sender = s;
         return port;
     }
 
-    private boolean openForwarding(EventLoopGroup io) {
+    private boolean openForwarding(EventLoopGroup io, Transport transport) {
         NetworkInterface lo = loopbackInterface();
         if (lo == null) {
             LOG.log(Level.WARNING, "PVA server: no loopback interface, unicast forwarding off");
@@ -130,28 +128,23 @@ final class UdpListener implements SearchResponder.Transmit {
         boolean any = false;
         // §5: IPv4 form 224.0.0.128 via 127.0.0.1; IPv6 form ff02::42:1 via ::1. Each is best effort.
         try {
-            DatagramChannel g = openGroup(StandardProtocolFamily.INET, Addresses.FORWARD_GROUP_V4, lo);
-            register(io, g, new Arrival(Arrival.Kind.GROUP, Addresses.FORWARD_GROUP_V4, null));
-            DatagramChannel tx = DatagramChannel.open(StandardProtocolFamily.INET);
-            tx.setOption(StandardSocketOptions.IP_MULTICAST_IF, lo);
-            tx.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 1);
-            tx.setOption(StandardSocketOptions.IP_MULTICAST_LOOP, true);
-            tx.bind(new InetSocketAddress(InetAddress.getLoopbackAddress() instanceof Inet4Address
-                    ? InetAddress.getLoopbackAddress() : Addresses.byBytes(new byte[] {127, 0, 0, 1}), 0));
-            forwardV4 = wrap(io, tx, null);
+            openGroup(io, transport, Addresses.FORWARD_GROUP_V4, lo);
+            forwardV4 = sendOnly(io, transport, Addresses.byBytes(new byte[] {127, 0, 0, 1}), ch -> {
+                ch.config().setNetworkInterface(lo);
+                ch.config().setTimeToLive(1);
+                ch.config().setLoopbackModeDisabled(false);
+            });
             any = true;
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, "PVA server: IPv4 unicast forwarding unavailable: " + e);
         }
         try {
             Inet6Address group = Inet6Address.getByAddress(null, Addresses.FORWARD_GROUP_V6.getAddress(), lo);
-            DatagramChannel g = openGroup(StandardProtocolFamily.INET6, group, lo);
-            register(io, g, new Arrival(Arrival.Kind.GROUP, Addresses.FORWARD_GROUP_V6, null));
-            DatagramChannel tx = DatagramChannel.open(StandardProtocolFamily.INET6);
-            tx.setOption(StandardSocketOptions.IP_MULTICAST_IF, lo);
-            tx.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 1);
-            tx.bind(new InetSocketAddress(InetAddress.getByName("::1"), 0));
-            forwardV6 = wrap(io, tx, null);
+            openGroup(io, transport, group, lo);
+            forwardV6 = sendOnly(io, transport, InetAddress.getByName("::1"), ch -> {
+                ch.config().setNetworkInterface(lo);
+                ch.config().setTimeToLive(1);
+            });
             any = true;
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.DEBUG, "PVA server: IPv6 unicast forwarding unavailable: " + e);
@@ -159,56 +152,66 @@ final class UdpListener implements SearchResponder.Transmit {
         return any;
     }
 
-    private DatagramChannel openGroup(ProtocolFamily family, InetAddress group, NetworkInterface lo)
+    /** The socket bound to a forwarding group, joined on loopback; it only receives. */
+    private void openGroup(EventLoopGroup io, Transport transport, InetAddress group, NetworkInterface lo)
             throws IOException {
-        DatagramChannel ch = DatagramChannel.open(family);
+        DatagramChannel ch = transport.batchedDatagram(group, MAX_DATAGRAMS_PER_READ);
         try {
-            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            ch.setOption(StandardSocketOptions.SO_RCVBUF, RECEIVE_BUFFER);
-            ch.bind(new InetSocketAddress(group, port));
-            ch.join(group, lo);
-            bound.add(fmt(group, port));
-            return ch;
+            ch.config().setReuseAddress(true);
+            ch.config().setReceiveBufferSize(RECEIVE_BUFFER);
+            ch.config().setWriteBufferWaterMark(WATER_MARK);
+            ch.pipeline().addLast(new Inbound(new Arrival(Arrival.Kind.GROUP, group, null)));
+            Transport.sync(io.register(ch));
+            Transport.sync(ch.bind(new InetSocketAddress(group, port)));
+            Transport.sync(ch.joinGroup(new InetSocketAddress(group, port), lo));
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
+        channels.add(ch);
+        bound.add(fmt(group, port));
     }
 
-    private DatagramChannel open(InetAddress local, boolean mayPickPort) throws IOException {
-        DatagramChannel ch = DatagramChannel.open(local instanceof Inet4Address
-                ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6);
+    /** A listening socket on {@code local} and the shared port (SO_REUSEADDR, broadcast allowed). */
+    private Channel open(EventLoopGroup io, Transport transport, InetAddress local, boolean mayPickPort,
+                         Arrival arrival) throws IOException {
+        DatagramChannel ch = transport.batchedDatagram(local, MAX_DATAGRAMS_PER_READ);
         try {
-            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            ch.setOption(StandardSocketOptions.SO_BROADCAST, true);
-            ch.setOption(StandardSocketOptions.SO_RCVBUF, RECEIVE_BUFFER);
-            ch.bind(new InetSocketAddress(local, port));
-            if (port == 0 && mayPickPort) {
-                port = ((InetSocketAddress) ch.getLocalAddress()).getPort();
-            }
-            bound.add(fmt(local, port));
-            return ch;
+            ch.config().setReuseAddress(true);
+            ch.config().setBroadcast(true);
+            ch.config().setReceiveBufferSize(RECEIVE_BUFFER);
+            ch.config().setWriteBufferWaterMark(WATER_MARK);
+            ch.pipeline().addLast(new Inbound(arrival));
+            Transport.sync(io.register(ch));
+            Transport.sync(ch.bind(new InetSocketAddress(local, port)));
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
-    }
-
-    private Channel register(EventLoopGroup io, DatagramChannel ch, Arrival arrival) {
-        return wrap(io, ch, arrival);
-    }
-
-    private Channel wrap(EventLoopGroup io, DatagramChannel ch, Arrival arrival) {
-        NioDatagramChannel c = new NioDatagramChannel(ch);
-        c.config().setOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK);
-        if (arrival != null) {
-            c.pipeline().addLast(new Inbound(arrival));
-        } else {
-            c.pipeline().addLast(new Discard());
+        if (port == 0 && mayPickPort) {
+            port = ch.localAddress().getPort();
         }
-        io.register(c);
-        channels.add(c);
-        return c;
+        channels.add(ch);
+        bound.add(fmt(local, port));
+        return ch;
+    }
+
+    /** A socket that only sends, bound to an ephemeral port of {@code local}. */
+    private DatagramChannel sendOnly(EventLoopGroup io, Transport transport, InetAddress local,
+                                     java.util.function.Consumer<DatagramChannel> options) throws IOException {
+        DatagramChannel ch = transport.datagram(local);
+        try {
+            options.accept(ch);
+            ch.config().setWriteBufferWaterMark(WATER_MARK);
+            ch.pipeline().addLast(new Discard());
+            Transport.sync(io.register(ch));
+            Transport.sync(ch.bind(new InetSocketAddress(local, 0)));
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+        channels.add(ch);
+        return ch;
     }
 
     int port() {

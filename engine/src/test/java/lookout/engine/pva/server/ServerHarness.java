@@ -2,7 +2,6 @@ package lookout.engine.pva.server;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,7 +31,7 @@ import lookout.engine.pva.client.ResolvedNames;
 final class ServerHarness implements ServiceContext, AutoCloseable {
 
     final VirtualScheduler scheduler = new VirtualScheduler();
-    final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, lookout.engine.core.Transport.preferred().ioHandlerFactory());
     final Map<String, String> env = new HashMap<>();
     final List<EngineEvent> events = new ArrayList<>();
     final RandomGenerator random = new SplittableRandom(6);

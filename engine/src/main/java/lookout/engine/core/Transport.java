@@ -1,0 +1,172 @@
+package lookout.engine.core;
+
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.IoEventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.ServerSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.util.Locale;
+
+/**
+ * Which Netty transport the engine's sockets use: Linux's native epoll where Netty's native
+ * library loads, NIO elsewhere. Every socket a service opens comes from here, so that it matches
+ * the loop it registers on (an epoll loop takes only epoll channels, and the other way round).
+ *
+ * <p>Why epoll: the resolver and the PVA responder pay mostly for the kernel's per-datagram path
+ * (bench/RESULTS.md). Netty's epoll datagram channel reads a burst with one {@code recvmmsg} and
+ * writes the answers of a burst with one {@code sendmmsg}, where NIO pays one {@code recvfrom} and
+ * one {@code sendto} per datagram; and opening the fresh socket that seed 000 wants for each upstream
+ * transaction is a plain {@code socket(2)}, without the JDK channel's bookkeeping.
+ *
+ * <p>{@code -Dlookout.transport=nio} forces NIO (for comparison, or where the native library must
+ * not be unpacked to the temporary directory); {@code epoll} insists on epoll.
+ */
+public enum Transport {
+    EPOLL, NIO;
+
+    /**
+     * The largest datagram a batched (recvmmsg) read takes whole. DNS queries over UDP and PVA
+     * searches stay far below it; a longer datagram arrives truncated and fails to decode, which is
+     * counted and dropped as malformed (the resolver's and responder's usual path).
+     */
+    public static final int BATCHED_DATAGRAM_SIZE = 4096;
+
+    private static final Transport PREFERRED = choose(System.getProperty("lookout.transport", "auto"));
+
+    static Transport choose(String wanted) {
+        switch (wanted.toLowerCase(Locale.ROOT)) {
+            case "nio":
+                return NIO;
+            case "epoll":
+                Epoll.ensureAvailability();
+                return EPOLL;
+            default:
+                return epollAvailable() ? EPOLL : NIO;
+        }
+    }
+
+    private static boolean epollAvailable() {
+        try {
+            return Epoll.isAvailable();
+        } catch (Throwable e) { // the native module missing from the module graph, another OS ...
+            return false;
+        }
+    }
+
+    /** The transport new engine loops use. */
+    public static Transport preferred() {
+        return PREFERRED;
+    }
+
+    /** Why epoll is not used, or null when it is or was not asked for. */
+    public static String epollUnavailableReason() {
+        if (PREFERRED == EPOLL) {
+            return null;
+        }
+        try {
+            Throwable t = Epoll.unavailabilityCause();
+            return t == null ? "disabled (-Dlookout.transport=nio)" : String.valueOf(t);
+        } catch (Throwable e) {
+            return String.valueOf(e);
+        }
+    }
+
+    /** The transport of the loops in {@code group}. */
+    public static Transport of(EventLoopGroup group) {
+        if (group instanceof IoEventLoopGroup g && PREFERRED == EPOLL && g.isIoType(EpollIoHandler.class)) {
+            return EPOLL;
+        }
+        return NIO;
+    }
+
+    public IoHandlerFactory ioHandlerFactory() {
+        return this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    }
+
+    /** An unregistered datagram channel of the family of {@code local} (IPv4 when null). */
+    public DatagramChannel datagram(InetAddress local) {
+        SocketProtocolFamily family = local instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
+        return this == EPOLL ? new EpollDatagramChannel(family) : new NioDatagramChannel(family);
+    }
+
+    /**
+     * A datagram channel for a listener that may get bursts: reads up to 64 KiB per read call,
+     * on epoll as one {@code recvmmsg} of up to 16 datagrams.
+     */
+    public DatagramChannel batchedDatagram(InetAddress local, int maxMessagesPerRead) {
+        DatagramChannel ch = datagram(local);
+        ch.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(65536).maxMessagesPerRead(maxMessagesPerRead));
+        if (this == EPOLL) {
+            ch.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, BATCHED_DATAGRAM_SIZE);
+        }
+        return ch;
+    }
+
+    public ServerSocketChannel serverSocket(InetAddress local) {
+        SocketProtocolFamily family = local instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
+        return this == EPOLL ? new EpollServerSocketChannel(family) : new NioServerSocketChannel(java.nio.channels.spi.SelectorProvider.provider(), family);
+    }
+
+    public SocketChannel socket(InetAddress remote) {
+        SocketProtocolFamily family = remote instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
+        return this == EPOLL ? new EpollSocketChannel(family) : new NioSocketChannel(java.nio.channels.spi.SelectorProvider.provider(), family);
+    }
+
+    public Class<? extends SocketChannel> socketClass() {
+        return this == EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    /**
+     * Waits for a registration, bind or connect: on the channel's own loop these complete in the
+     * call (Netty runs them inline there), elsewhere this waits. A failure becomes the
+     * {@link IOException} the JDK would have thrown, so callers keep one error path.
+     */
+    public static void sync(ChannelFuture f) throws IOException {
+        if (!f.isDone()) {
+            if (f.channel().eventLoop().inEventLoop()) {
+                throw new IllegalStateException("a channel operation did not complete on its own loop");
+            }
+            f.awaitUninterruptibly();
+        }
+        if (!f.isSuccess()) {
+            Throwable c = f.cause();
+            if (isAddressInUse(c) && !(c instanceof BindException)) {
+                BindException b = new BindException(c.getMessage());
+                b.initCause(c);
+                throw b;
+            }
+            if (c instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(String.valueOf(c.getMessage()), c);
+        }
+    }
+
+    private static boolean isAddressInUse(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            String m = c.getMessage();
+            if (m != null && m.contains("Address already in use")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
