@@ -23,6 +23,7 @@ module_path=$(tr -d '\n' < "$mp_file")
 # nothing requires: it is found as a resource. Add the one for this machine when it is there;
 # without it the engine falls back to NIO and says so in its log.
 modules=lookout.console
+runtime_modules=
 case $(uname -m) in
     x86_64) native=x86_64 ;;
     aarch64) native=aarch_64 ;;
@@ -30,6 +31,8 @@ case $(uname -m) in
 esac
 if [[ -n $native ]] && grep -q "netty-transport-native-epoll-[^:]*-linux-$native\.jar" "$mp_file"; then
     modules+=",io.netty.transport.epoll.linux.$native"
+    # in the image is not in the module graph: the launcher resolves it too (--add-modules)
+    runtime_modules="--add-modules io.netty.transport.epoll.linux.$native "
 else
     echo "build-image: no Netty epoll native library for $(uname -m); the image's engine will use NIO" >&2
 fi
@@ -49,12 +52,12 @@ rm -rf "$out"
 # to the launcher would not reach the JVM (so --headless could not stop cleanly), and a symlink
 # to it (/usr/local/bin/lookout) would look for java beside the link. This one execs the JVM
 # and follows links. LOOKOUT_OPTS adds JVM options (for example -Xmx256m).
-cat > "$out/bin/lookout" <<'LAUNCHER'
+cat > "$out/bin/lookout" <<LAUNCHER
 #!/bin/sh
 # Lookout launcher: lookout [--config FILE | --headless ... | --check-config FILE | --help]
-DIR=$(dirname "$(readlink -f "$0")")
+DIR=\$(dirname "\$(readlink -f "\$0")")
 # shellcheck disable=SC2086
-exec "$DIR/java" $LOOKOUT_OPTS -m lookout.console/lookout.console.Main "$@"
+exec "\$DIR/java" \$LOOKOUT_OPTS ${runtime_modules}-m lookout.console/lookout.console.Main "\$@"
 LAUNCHER
 chmod 755 "$out/bin/lookout"
 
