@@ -8,7 +8,8 @@
 # Both servers run side by side; each round measures gdnsd then Lookout (the order alternating),
 # and reports queries/s, latency and the server's CPU time per query (utime+stime of the process,
 # all threads, from /proc/PID/stat, over the run ÷ queries completed). LOOKOUT_JFR=FILE records a
-# Flight Recorder profile of Lookout over the whole run. GDNSD_UDP_THREADS=N overrides gdnsd's
+# Flight Recorder profile of Lookout over the whole run; SYSCALLS=1 prints each server's network
+# syscalls per query (perf's syscall tracepoints). GDNSD_UDP_THREADS=N overrides gdnsd's
 # udp_threads (default 2 sockets/threads per listen address; Lookout answers on one event loop).
 #
 # Needs gdnsd, dnsperf, java 17, maven (builds bench/target/benchmarks.jar when missing).
@@ -37,18 +38,33 @@ WEIGHTED=$(sed -n '/^  weighted => {/,/^  }$/p' "$ROOT/bench/synopsis-weighted.c
 printf '%s\n' "cdn.example.com A" "www6.front.example.com AAAA" > "$WORK/queries"
 
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+uticks() { awk '{print $14}' "/proc/$1/stat"; }
 HZ=$(getconf CLK_TCK)
 run() { # NAME PORT PID ROUND
-  local t0 t1 qps lost lat done cpu
-  t0=$(ticks "$3")
+  local t0 t1 u0 u1 qps lost lat done cpu ucpu
+  t0=$(ticks "$3"); u0=$(uticks "$3")
+  local spid=""
+  if [ -n "${SYSCALLS:-}" ]; then # count the server's network syscalls over the run (perf tracepoints)
+    perf stat -x, -e 'syscalls:sys_enter_recvmmsg,syscalls:sys_enter_sendmmsg,syscalls:sys_enter_recvmsg,syscalls:sys_enter_sendmsg,syscalls:sys_enter_recvfrom,syscalls:sys_enter_sendto,syscalls:sys_enter_epoll_pwait,syscalls:sys_enter_epoll_pwait2,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_getsockopt,syscalls:sys_enter_futex' \
+      -p "$3" -o "$WORK/$1-$4.syscalls" -- sleep "$SECS" & spid=$!
+  fi
+  if [ -n "${PERF_RECORD:-}" ]; then # a kernel+user CPU profile of the server over the run
+    perf record -q -F 999 -g -e cpu-clock -p "$3" -o "$WORK/$1-$4.perf.data" -- sleep "$SECS" > /dev/null 2>&1 &
+  fi
   dnsperf -s 127.0.0.1 -p "$2" -d "$WORK/queries" -l "$SECS" -c "$CLIENTS" -T "$CLIENTS" -q 500 > "$WORK/$1-$4.dnsperf" 2>&1
-  t1=$(ticks "$3")
+  t1=$(ticks "$3"); u1=$(uticks "$3")
+  if [ -n "$spid" ]; then
+    wait "$spid" || true
+    awk -F, -v n="$(awk '/Queries completed/ {print $3}' "$WORK/$1-$4.dnsperf")" \
+      '$1 ~ /^[0-9]+$/ && $1 > 0 { sub("syscalls:sys_enter_", "", $3); printf "  %s %s: %.3f per query\n", name, $3, $1 / n }' name="$1" "$WORK/$1-$4.syscalls"
+  fi
   qps=$(awk '/Queries per second/ {print $4}' "$WORK/$1-$4.dnsperf")
   lost=$(awk '/Queries lost/ {print $3, $4}' "$WORK/$1-$4.dnsperf")
   done=$(awk '/Queries completed/ {print $3}' "$WORK/$1-$4.dnsperf")
   lat=$(awk '/Average Latency/ {print $4, $5, $6, $7, $8, $9}' "$WORK/$1-$4.dnsperf")
   cpu=$(awk -v a="$t0" -v b="$t1" -v hz="$HZ" -v n="$done" 'BEGIN { printf "%.2f", (b - a) / hz / n * 1e6 }')
-  printf '%-8s round %s qps %-12s lost %-14s cpu/query %6s us  load %s  latency %s\n' "$1" "$4" "$qps" "$lost" "$cpu" \
+  ucpu=$(awk -v a="$u0" -v b="$u1" -v hz="$HZ" -v n="$done" 'BEGIN { printf "%.2f", (b - a) / hz / n * 1e6 }')
+  printf '%-8s round %s qps %-12s lost %-14s cpu/query %6s us (user %s)  load %s  latency %s\n' "$1" "$4" "$qps" "$lost" "$cpu" "$ucpu" \
       "$(cut -d' ' -f1-3 /proc/loadavg)" "$lat" | tee -a "$WORK/summary"
 }
 

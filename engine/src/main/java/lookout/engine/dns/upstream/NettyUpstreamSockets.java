@@ -83,7 +83,16 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
             ch.close();
             throw e;
         }
-        return () -> ch.close();
+        return () -> {
+            if (ch.eventLoop().inEventLoop()) {
+                // usually called from this channel's own channelRead (the reply ended the
+                // transaction): Netty's read loop would go on to read the closed socket and build an
+                // exception with a stack trace per transaction; close once the read returns
+                ch.eventLoop().execute(ch::close);
+            } else {
+                ch.close();
+            }
+        };
     }
 
     @Override

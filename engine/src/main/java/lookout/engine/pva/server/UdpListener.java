@@ -66,6 +66,10 @@ final class UdpListener implements SearchResponder.Transmit {
     private int port;
     private boolean forwarding;
     private boolean warnedSend;
+    // I/O thread only: true from the first datagram of a read burst to its end; the channels
+    // written to meanwhile, flushed together at the end
+    private boolean inBurst;
+    private final List<Channel> unflushed = new ArrayList<>(4);
 
     UdpListener(Scheduler scheduler, SearchResponder responder) {
         this.scheduler = scheduler;
@@ -286,8 +290,26 @@ final class UdpListener implements SearchResponder.Transmit {
         }
         // Hot path: a void promise, no listener per datagram; a failed send surfaces as
         // exceptionCaught on the socket's pipeline, which reports it through sendFailed.
-        c.writeAndFlush(new DatagramPacket(message, to), c.voidPromise());
+        DatagramPacket p = new DatagramPacket(message, to);
+        if (c.eventLoop().inEventLoop() && inBurst) {
+            // made while a read burst is delivered: leaves with the burst's other replies, in
+            // one sendmmsg on epoll, when the burst ends (Inbound.channelReadComplete)
+            c.write(p, c.voidPromise());
+            if (!unflushed.contains(c)) {
+                unflushed.add(c);
+            }
+        } else {
+            c.writeAndFlush(p, c.voidPromise());
+        }
         return true;
+    }
+
+    private void flushBurst() {
+        inBurst = false;
+        for (int i = 0; i < unflushed.size(); i++) {
+            unflushed.get(i).flush();
+        }
+        unflushed.clear();
     }
 
     private void sendFailed(Throwable cause) {
@@ -330,7 +352,13 @@ final class UdpListener implements SearchResponder.Transmit {
         protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
             DatagramContents contents = PvaCodec.decodeDatagram(packet.content());
             InetSocketAddress source = packet.sender();
+            inBurst = true;
             scheduler.run(() -> responder.onDatagram(contents, source, arrival));
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            flushBurst();
         }
 
         @Override

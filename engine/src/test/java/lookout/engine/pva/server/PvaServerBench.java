@@ -118,6 +118,17 @@ public final class PvaServerBench {
         long cpuNanos() {
             return process.info().totalCpuDuration().orElseThrow().toNanos();
         }
+
+        /** User-mode CPU time (Linux: /proc/PID/stat utime at 100 ticks/s), or -1: the rest is the kernel's. */
+        long userNanos() {
+            try {
+                String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + process.pid() + "/stat"));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                return Long.parseLong(f[11]) * 10_000_000L;
+            } catch (java.io.IOException | RuntimeException e) {
+                return -1;
+            }
+        }
     }
 
     static Server spawn(String mode) throws Exception {
@@ -202,28 +213,32 @@ public final class PvaServerBench {
                 "load", Integer.toString(server.port()), Integer.toString(perMessage), Integer.toString(window),
                 Integer.toString(seconds)).redirectErrorStream(true).start();
         long cpu0 = server.cpuNanos();
+        long user0 = server.userNanos();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(seconds + 60L, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IllegalStateException("load generator hung");
         }
         long cpu = server.cpuNanos() - cpu0;
+        long user = user0 < 0 ? -1 : server.userNanos() - user0;
         String line = out.lines().filter(l -> l.startsWith("RESULT ")).findFirst()
                 .orElseThrow(() -> new IllegalStateException("load generator: " + out));
         String[] f = line.split(" ");
-        return new Result(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Double.parseDouble(f[4]), cpu);
+        return new Result(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Double.parseDouble(f[4]), cpu, user);
     }
 
-    record Result(long messages, long names, long lost, double seconds, double serverCpuNanos) {
+    record Result(long messages, long names, long lost, double seconds, double serverCpuNanos, double serverUserNanos) {
         double namesPerSecond() {
             return names / seconds;
         }
     }
 
     static void print(String who, int perMessage, Result r) {
-        System.out.printf("%-8s %2d name(s)/search: %9.0f searches/s %10.0f names/s  lost %d  server CPU %.2f us/search, %.2f us/name%n",
+        System.out.printf("%-8s %2d name(s)/search: %9.0f searches/s %10.0f names/s  lost %d  server CPU %.2f us/search"
+                        + " (user %.2f), %.2f us/name%n",
                 who, perMessage, r.messages / r.seconds, r.namesPerSecond(), r.lost,
-                r.serverCpuNanos / 1000.0 / Math.max(1, r.messages), r.serverCpuNanos / 1000.0 / Math.max(1, r.names));
+                r.serverCpuNanos / 1000.0 / Math.max(1, r.messages), r.serverUserNanos / 1000.0 / Math.max(1, r.messages),
+                r.serverCpuNanos / 1000.0 / Math.max(1, r.names));
     }
 
     /** Closed-loop load: {@code window} datagrams outstanding; a datagram completes when all its CIDs are answered. */
@@ -276,7 +291,7 @@ public final class PvaServerBench {
                 }
             }
             double secs = (System.nanoTime() - t0) / 1e9;
-            return new Result(done, doneNames, lost, secs, 0);
+            return new Result(done, doneNames, lost, secs, 0, 0);
         }
     }
 
