@@ -15,6 +15,13 @@ import lookout.engine.api.PvaServerSnapshot.SearchedName;
  * every count is halved and the names left at zero are forgotten (amortised O(1) per search), so
  * names searched steadily stay and one-off names make room. Counts are therefore approximate once
  * more than {@code capacity} distinct names have been seen. Confined to the engine loop.
+ *
+ * <p>Under churn (a flood of one-off names filling the table again and again) a new name is
+ * admitted only once in {@link #admitEvery()} misses: the stride doubles, up to 64, each time the
+ * table fills within {@code 4 × capacity} searches of the last decay, and is 1 again after
+ * {@code 4 × capacity} searches without one.
+ * A name searched steadily still gets in after a few searches; the flood costs a map miss per
+ * search instead of an entry made and forgotten (bench/results/pva-server.md).
  */
 final class TopNames {
 
@@ -24,8 +31,13 @@ final class TopNames {
         long lastSearchNanos;
     }
 
+    private static final int MAX_ADMIT_EVERY = 64;
+
     private final int capacity;
     private final Map<String, Entry> entries = new HashMap<>();
+    private int admitEvery = 1;
+    private int missesSinceAdmit;
+    private long searchesSinceDecay;
 
     TopNames(int capacity) {
         this.capacity = capacity;
@@ -33,8 +45,15 @@ final class TopNames {
 
     /** Hot path: no formatting, no wall clock — both happen only when a snapshot is built. */
     void searched(String name, InetSocketAddress client, long nowNanos) {
+        if (++searchesSinceDecay > 4L * capacity) {
+            admitEvery = 1; // no churn for a while: every new name counts again
+        }
         Entry e = entries.get(name);
         if (e == null) {
+            if (++missesSinceAdmit < admitEvery) {
+                return;
+            }
+            missesSinceAdmit = 0;
             if (entries.size() >= capacity) {
                 decay();
             }
@@ -47,6 +66,8 @@ final class TopNames {
     }
 
     private void decay() {
+        admitEvery = searchesSinceDecay < 4L * capacity ? Math.min(admitEvery * 2, MAX_ADMIT_EVERY) : 1;
+        searchesSinceDecay = 0;
         for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
             Entry e = it.next();
             e.count >>= 1;
@@ -61,6 +82,11 @@ final class TopNames {
 
     int size() {
         return entries.size();
+    }
+
+    /** One new name in this many is admitted (1 unless the table churns). */
+    int admitEvery() {
+        return admitEvery;
     }
 
     /**

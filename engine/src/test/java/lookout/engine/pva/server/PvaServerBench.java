@@ -132,8 +132,13 @@ public final class PvaServerBench {
     }
 
     static Server spawn(String mode) throws Exception {
-        Process p = new ProcessBuilder(java(), "-Xmx512m", "-XX:+UseParallelGC", "-cp", System.getProperty("java.class.path"),
-                PvaServerBench.class.getName(), mode).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> cmd = new java.util.ArrayList<>(List.of(java(), "-Xmx512m", "-XX:+UseParallelGC"));
+        String jfr = System.getenv("PVA_BENCH_JFR"); // a Flight Recorder profile of each server: FILE-MODE.jfr
+        if (jfr != null && !jfr.isBlank()) {
+            cmd.add("-XX:StartFlightRecording=filename=" + jfr + "-" + mode + ".jfr,settings=profile");
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), PvaServerBench.class.getName(), mode));
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         var in = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()));
         String line;
         while ((line = in.readLine()) != null) {
@@ -156,7 +161,7 @@ public final class PvaServerBench {
                     System.getProperty("java.vm.name"), System.getProperty("java.version"));
             System.out.printf("names: %d, window: %d datagrams outstanding, %d s per measurement (after a 5-s warm-up)%n",
                     NAMES, window, seconds);
-            for (int perMessage : new int[] {1, 30}) {
+            for (int perMessage : new int[] {1, 4, 30}) {
                 for (int round = 0; round < 2; round++) {
                     boolean measure = round == 1;
                     Result l = phase(lookout, perMessage, window, measure ? seconds : 5);
