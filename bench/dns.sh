@@ -125,19 +125,39 @@ unbound -d -c "$out/unbound.conf" > "$out/unbound.log" 2>&1 & pids+=($!)
 UB_PID=$!
 
 # ---------------------------------------------------------------- dnsmasq (single-threaded by design)
-dnsmasq --no-daemon --conf-file=/dev/null --port="$DM_PORT" --listen-address=127.0.0.1 --bind-interfaces \
-    --no-resolv --no-hosts --server="127.0.0.1#$NSD_PORT" --cache-size=1000000 --dns-forward-max=4096 \
-    --user=root --pid-file="$out/dnsmasq.pid" > "$out/dnsmasq.log" 2>&1 & pids+=($!)
-DM_PID=$!
+# Once its cache holds about a million names (the second uncached run) dnsmasq slows down and then
+# spins a whole core for minutes, which slowed every run after it; with cache-size 10000 it pays
+# ~130 µs per uncached query evicting. So it keeps the big cache and is restarted, empty, before
+# each of its uncached runs (start_dnsmasq); its cached runs come first in each round.
+start_dnsmasq() {
+    if [ -n "${DM_PID:-}" ]; then
+        kill "$DM_PID" 2>/dev/null || true
+        wait "$DM_PID" 2>/dev/null || true
+        local keep=() p
+        for p in "${pids[@]}"; do [ "$p" = "$DM_PID" ] || keep+=("$p"); done
+        pids=("${keep[@]}")
+    fi
+    dnsmasq --no-daemon --conf-file=/dev/null --port="$DM_PORT" --listen-address=127.0.0.1 --bind-interfaces \
+        --no-resolv --no-hosts --server="127.0.0.1#$NSD_PORT" --cache-size=1000000 --dns-forward-max=4096 \
+        --user=root --pid-file="$out/dnsmasq.pid" > "$out/dnsmasq.log" 2>&1 &
+    DM_PID=$!
+    pids+=("$DM_PID")
+}
+DM_PID=
+start_dnsmasq
 
 # wait for all four to answer
-for p in $NSD_PORT $LK_PORT $UB_PORT $DM_PORT; do
-    for i in $(seq 1 120); do
-        if dig @127.0.0.1 -p "$p" +tries=1 +time=1 +short ready.bench.test A 2>/dev/null | grep -q 192.0.2.1; then break; fi
-        sleep 0.5
-        if [ "$i" = 120 ]; then echo "server on port $p did not come up" >&2; cat "$out"/*.log >&2; exit 1; fi
+wait_answers() {
+    local p i
+    for p in "$@"; do
+        for i in $(seq 1 120); do
+            if dig @127.0.0.1 -p "$p" +tries=1 +time=1 +short ready.bench.test A 2>/dev/null | grep -q 192.0.2.1; then break; fi
+            sleep 0.5
+            if [ "$i" = 120 ]; then echo "server on port $p did not come up" >&2; cat "$out"/*.log >&2; exit 1; fi
+        done
     done
-done
+}
+wait_answers $NSD_PORT $LK_PORT $UB_PORT $DM_PORT
 
 # ---------------------------------------------------------------- query files
 ROUNDS=$rounds python3 - "$out" <<'PY'
@@ -158,9 +178,23 @@ PY
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
 
+# Waits (at most 30 s) until the servers and NSD together use under 10 % of a core over half a
+# second: a run must not start while the previous server is still draining its backlog.
+settle() {
+    local all=("${pids[@]}") t0 t1 p
+    for _ in $(seq 1 60); do
+        t0=0; for p in "${all[@]}"; do t0=$(( t0 + $(cpu_ticks "$p" 2>/dev/null || echo 0) )); done
+        sleep 0.5
+        t1=0; for p in "${all[@]}"; do t1=$(( t1 + $(cpu_ticks "$p" 2>/dev/null || echo 0) )); done
+        (( (t1 - t0) * 1000 / hz < 50 )) && return 0
+    done
+    echo "settle: servers still busy after 30 s; measuring anyway" >&2
+}
+
 # run NAME PORT PID MODE FILE EXTRA...
 run() {
     local name=$1 port=$2 pid=$3 mode=$4 file=$5; shift 5
+    settle
     local before after
     before=$(cpu_ticks "$pid")
     dnsperf -s 127.0.0.1 -p "$port" -d "$file" -l "$secs" -c 8 -q 200 -t 5 "$@" > "$out/$name-$mode.txt" 2>&1 || true
@@ -191,6 +225,11 @@ for r in $(seq 0 $((rounds - 1))); do
     for mode in cached uncached; do
         for k in 0 1 2; do
             set -- ${servers[$(( (k + r) % 3 ))]}
+            if [ "$1" = dnsmasq ] && [ "$mode" = uncached ]; then
+                start_dnsmasq
+                wait_answers "$DM_PORT"
+            fi
+            [ "$1" = dnsmasq ] && set -- dnsmasq "$DM_PORT" "$DM_PID" # restarted: its current process
             if [ "$mode" = cached ]; then
                 run "$1" "$2" "$3" cached "$out/cached.txt"
             else

@@ -55,7 +55,8 @@ public final class PvaServerBench {
             case "load" -> {
                 Result r = load(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[1])), names(),
                         Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
-                System.out.println("RESULT " + r.messages + " " + r.names + " " + r.lost + " " + r.seconds);
+                System.out.println("RESULT " + r.messages + " " + r.names + " " + r.lost + " " + r.seconds + " "
+                        + (long) r.loadCpuNanos);
                 System.exit(0);
             }
             case "serve-core" -> serveCore();
@@ -229,10 +230,12 @@ public final class PvaServerBench {
         String line = out.lines().filter(l -> l.startsWith("RESULT ")).findFirst()
                 .orElseThrow(() -> new IllegalStateException("load generator: " + out));
         String[] f = line.split(" ");
-        return new Result(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Double.parseDouble(f[4]), cpu, user);
+        return new Result(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Double.parseDouble(f[4]), cpu, user, Double.parseDouble(f[5]));
     }
 
-    record Result(long messages, long names, long lost, double seconds, double serverCpuNanos, double serverUserNanos) {
+    /** {@code loadCpuNanos}: the load generator's CPU time over its loop (its ceiling: one thread, one syscall per datagram). */
+    record Result(long messages, long names, long lost, double seconds, double serverCpuNanos, double serverUserNanos,
+                  double loadCpuNanos) {
         double namesPerSecond() {
             return names / seconds;
         }
@@ -240,10 +243,10 @@ public final class PvaServerBench {
 
     static void print(String who, int perMessage, Result r) {
         System.out.printf("%-8s %2d name(s)/search: %9.0f searches/s %10.0f names/s  lost %d  server CPU %.2f us/search"
-                        + " (user %.2f), %.2f us/name%n",
+                        + " (user %.2f), %.2f us/name; load generator %.2f us/search%n",
                 who, perMessage, r.messages / r.seconds, r.namesPerSecond(), r.lost,
                 r.serverCpuNanos / 1000.0 / Math.max(1, r.messages), r.serverUserNanos / 1000.0 / Math.max(1, r.messages),
-                r.serverCpuNanos / 1000.0 / Math.max(1, r.names));
+                r.serverCpuNanos / 1000.0 / Math.max(1, r.names), r.loadCpuNanos / 1000.0 / Math.max(1, r.messages));
     }
 
     /** Closed-loop load: {@code window} datagrams outstanding; a datagram completes when all its CIDs are answered. */
@@ -259,6 +262,7 @@ public final class PvaServerBench {
             long doneNames = 0;
             long lost = 0;
             long t0 = System.nanoTime();
+            long cpu0 = ProcessHandle.current().info().totalCpuDuration().orElseThrow().toNanos();
             long end = t0 + TimeUnit.SECONDS.toNanos(seconds);
             for (int slot = 0; slot < window; slot++) {
                 send(s, to, names, perMessage, rnd, slot, generation, remaining, sentAt, port);
@@ -296,7 +300,8 @@ public final class PvaServerBench {
                 }
             }
             double secs = (System.nanoTime() - t0) / 1e9;
-            return new Result(done, doneNames, lost, secs, 0, 0);
+            long cpu = ProcessHandle.current().info().totalCpuDuration().orElseThrow().toNanos() - cpu0;
+            return new Result(done, doneNames, lost, secs, 0, 0, cpu);
         }
     }
 
