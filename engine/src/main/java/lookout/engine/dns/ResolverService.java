@@ -222,7 +222,10 @@ public final class ResolverService implements Service, Commands.Resolver {
          * once at the end of the batch; later ones (upstream replies) are flushed at once.
          */
         private void send(byte[] r, InetSocketAddress to) {
-            DatagramPacket p = new DatagramPacket(Unpooled.wrappedBuffer(r), to);
+            // straight into a pooled direct buffer: the native transport sends only direct memory
+            // and would otherwise wrap, copy and release a heap buffer per answer itself
+            ByteBuf out = channel.alloc().directBuffer(r.length).writeBytes(r);
+            DatagramPacket p = new DatagramPacket(out, to);
             if (reading && channel.eventLoop().inEventLoop()) {
                 channel.write(p, channel.voidPromise());
                 unflushed = true;
