@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.nio.channels.spi.SelectorProvider;
 import java.util.Locale;
 
 /**
@@ -103,8 +104,7 @@ public enum Transport {
 
     /** An unregistered datagram channel of the family of {@code local} (IPv4 when null). */
     public DatagramChannel datagram(InetAddress local) {
-        SocketProtocolFamily family = local instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
-        return this == EPOLL ? new EpollDatagramChannel(family) : new NioDatagramChannel(family);
+        return this == EPOLL ? new EpollDatagramChannel(family(local)) : new NioDatagramChannel(family(local));
     }
 
     /**
@@ -121,13 +121,17 @@ public enum Transport {
     }
 
     public ServerSocketChannel serverSocket(InetAddress local) {
-        SocketProtocolFamily family = local instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
-        return this == EPOLL ? new EpollServerSocketChannel(family) : new NioServerSocketChannel(java.nio.channels.spi.SelectorProvider.provider(), family);
+        return this == EPOLL ? new EpollServerSocketChannel(family(local))
+                : new NioServerSocketChannel(SelectorProvider.provider(), family(local));
     }
 
     public SocketChannel socket(InetAddress remote) {
-        SocketProtocolFamily family = remote instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
-        return this == EPOLL ? new EpollSocketChannel(family) : new NioSocketChannel(java.nio.channels.spi.SelectorProvider.provider(), family);
+        return this == EPOLL ? new EpollSocketChannel(family(remote))
+                : new NioSocketChannel(SelectorProvider.provider(), family(remote));
+    }
+
+    private static SocketProtocolFamily family(InetAddress a) {
+        return a instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
     }
 
     public Class<? extends SocketChannel> socketClass() {

@@ -32,7 +32,7 @@ import lookout.engine.pva.wire.PvaCodec;
  * and the sockets that send forwarded searches and beacons.
  *
  * <p>seed 002 §4 wants each reply sent through the arrival interface from the address the
- * request was sent to. Java and Netty's NIO transport expose no IP_PKTINFO, so this listener
+ * request was sent to. Java and Netty expose no IP_PKTINFO (on NIO or epoll), so this listener
  * binds one socket per local unicast address (its destination is then known, and a reply sent
  * on it leaves from that address), one per IPv4 interface broadcast address (replies go out on
  * the socket of that interface's unicast address), and one bound to each forwarding group joined
