@@ -34,8 +34,18 @@ PY
 }
 
 echo "== mvn -B verify (all modules; the jlink module builds the image)"
-if ! mvn -B "$@" verify; then
-    echo "== FAILED: mvn verify (see the first [ERROR] above; disk free: $(df -Ph . | awk 'NR==2 {print $4}'))" >&2
+rm -rf ./*/target/surefire-reports # the closing line counts this run's reports only
+mvn_log=$(mktemp)
+trap 'rm -f "$mvn_log"' EXIT
+set +e
+mvn -B "$@" verify 2>&1 | tee "$mvn_log"
+mvn_status=${PIPESTATUS[0]}
+set -e
+if (( mvn_status != 0 )); then
+    # the cause again at the end, where a truncated log still shows it
+    echo "== FAILED: mvn verify exited $mvn_status; disk free: $(df -Ph . | awk 'NR==2 {print $4}'); first errors:" >&2
+    grep -m 8 '\[ERROR\]' "$mvn_log" >&2 || true
+    script_failed=$(( script_failed + 1 )) # the build itself, whatever its reports say
     closing
     exit 1
 fi
