@@ -1,5 +1,6 @@
 package lookout.engine.core;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
@@ -23,8 +24,10 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.SocketAddress;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * Which Netty transport the engine's sockets use: Linux's native epoll where Netty's native
@@ -136,6 +139,24 @@ public enum Transport {
 
     public Class<? extends SocketChannel> socketClass() {
         return this == EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    /**
+     * Configures {@code ch} (options, handlers), registers it on {@code io} and binds it to
+     * {@code local}, synchronously (see {@link #sync}); on any failure the channel is closed and
+     * the error thrown. Every listening or sending socket of the engine is opened through here.
+     */
+    public static <C extends Channel> C bind(EventLoopGroup io, C ch, SocketAddress local, Consumer<? super C> configure)
+            throws IOException {
+        try {
+            configure.accept(ch);
+            sync(io.register(ch));
+            sync(ch.bind(local));
+            return ch;
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
     }
 
     /**

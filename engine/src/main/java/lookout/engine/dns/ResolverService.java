@@ -159,27 +159,23 @@ public final class ResolverService implements Service, Commands.Resolver {
                 for (int attempt = 0; attempt < 20 && tcp == null; attempt++) {
                     // a burst of queries is read in one go (recvmmsg on epoll) and its answers
                     // leave in one go at the end of the burst (UdpHandler.channelReadComplete)
-                    io.netty.channel.socket.DatagramChannel u = transport.batchedDatagram(a.getAddress(), 16);
-                    u.pipeline().addLast(new UdpHandler(u));
+                    io.netty.channel.socket.DatagramChannel u;
                     try {
-                        Transport.sync(ctx.io().register(u));
-                        Transport.sync(u.bind(a));
+                        u = Transport.bind(ctx.io(), transport.batchedDatagram(a.getAddress(), 16), a,
+                                ch -> ch.pipeline().addLast(new UdpHandler(ch)));
                     } catch (IOException e) {
-                        u.close();
                         throw new IOException("resolver cannot listen on " + a + " (UDP): " + e.getMessage(), e);
                     }
                     udp = u;
-                    actual = (InetSocketAddress) u.localAddress();
-                    io.netty.channel.socket.ServerSocketChannel t = transport.serverSocket(a.getAddress());
+                    actual = u.localAddress();
                     try {
-                        t.config().setReuseAddress(true);
-                        t.config().setBacklog(128);
-                        t.pipeline().addLast(new Acceptor());
-                        Transport.sync(ctx.io().register(t));
-                        Transport.sync(t.bind(new InetSocketAddress(actual.getAddress(), actual.getPort())));
-                        tcp = t;
+                        tcp = Transport.bind(ctx.io(), transport.serverSocket(a.getAddress()),
+                                new InetSocketAddress(actual.getAddress(), actual.getPort()), ch -> {
+                                    ch.config().setReuseAddress(true);
+                                    ch.config().setBacklog(128);
+                                    ch.pipeline().addLast(new Acceptor());
+                                });
                     } catch (IOException e) {
-                        t.close();
                         u.close();
                         if (a.getPort() != 0 || attempt == 19) {
                             throw new IOException("resolver cannot listen on " + actual + " (TCP): " + e.getMessage(), e);

@@ -253,20 +253,14 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
             throws IOException {
         // Registered and bound here, synchronously (inline on the engine loop), so that a bind
         // error surfaces at start or reload rather than in a future nobody waits for.
-        DatagramChannel ch = ctx.transport().batchedDatagram(bind.getAddress(), MAX_DATAGRAMS_PER_READ);
-        try {
-            ch.config().setReuseAddress(reuse);
-            ch.config().setBroadcast(true);
-            // §3.5: reply bursts can overrun the receive buffer; size it generously
-            ch.config().setReceiveBufferSize(1 << 20);
-            ch.pipeline().addLast(handler);
-            Transport.sync(ctx.io().register(ch));
-            Transport.sync(ch.bind(bind));
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
-        }
-        return ch;
+        return Transport.bind(ctx.io(), ctx.transport().batchedDatagram(bind.getAddress(), MAX_DATAGRAMS_PER_READ), bind,
+                ch -> {
+                    ch.config().setReuseAddress(reuse);
+                    ch.config().setBroadcast(true);
+                    // §3.5: reply bursts can overrun the receive buffer; size it generously
+                    ch.config().setReceiveBufferSize(1 << 20);
+                    ch.pipeline().addLast(handler);
+                });
     }
 
     private void bindBeaconSocket() throws IOException {

@@ -102,18 +102,11 @@ final class NameServerListener {
 
     private ServerSocketChannel bind(EventLoopGroup io, Transport transport, InetAddress address, int wantedPort)
             throws IOException {
-        ServerSocketChannel s = transport.serverSocket(address);
-        try {
+        return Transport.bind(io, transport.serverSocket(address), new InetSocketAddress(address, wantedPort), s -> {
             s.config().setReuseAddress(true);
             s.config().setBacklog(128);
             s.pipeline().addLast(new Acceptor(io));
-            Transport.sync(io.register(s));
-            Transport.sync(s.bind(new InetSocketAddress(address, wantedPort)));
-            return s;
-        } catch (IOException | RuntimeException e) {
-            s.close();
-            throw e;
-        }
+        });
     }
 
     int port() {

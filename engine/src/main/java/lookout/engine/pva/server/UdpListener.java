@@ -159,15 +159,15 @@ final class UdpListener implements SearchResponder.Transmit {
     /** The socket bound to a forwarding group, joined on loopback; it only receives. */
     private void openGroup(EventLoopGroup io, Transport transport, InetAddress group, NetworkInterface lo)
             throws IOException {
-        DatagramChannel ch = transport.batchedDatagram(group, MAX_DATAGRAMS_PER_READ);
+        InetSocketAddress at = new InetSocketAddress(group, port);
+        DatagramChannel ch = Transport.bind(io, transport.batchedDatagram(group, MAX_DATAGRAMS_PER_READ), at, c -> {
+            c.config().setReuseAddress(true);
+            c.config().setReceiveBufferSize(RECEIVE_BUFFER);
+            c.config().setWriteBufferWaterMark(WATER_MARK);
+            c.pipeline().addLast(new Inbound(new Arrival(Arrival.Kind.GROUP, group, null)));
+        });
         try {
-            ch.config().setReuseAddress(true);
-            ch.config().setReceiveBufferSize(RECEIVE_BUFFER);
-            ch.config().setWriteBufferWaterMark(WATER_MARK);
-            ch.pipeline().addLast(new Inbound(new Arrival(Arrival.Kind.GROUP, group, null)));
-            Transport.sync(io.register(ch));
-            Transport.sync(ch.bind(new InetSocketAddress(group, port)));
-            Transport.sync(ch.joinGroup(new InetSocketAddress(group, port), lo));
+            Transport.sync(ch.joinGroup(at, lo));
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -179,19 +179,14 @@ final class UdpListener implements SearchResponder.Transmit {
     /** A listening socket on {@code local} and the shared port (SO_REUSEADDR, broadcast allowed). */
     private Channel open(EventLoopGroup io, Transport transport, InetAddress local, boolean mayPickPort,
                          Arrival arrival) throws IOException {
-        DatagramChannel ch = transport.batchedDatagram(local, MAX_DATAGRAMS_PER_READ);
-        try {
-            ch.config().setReuseAddress(true);
-            ch.config().setBroadcast(true);
-            ch.config().setReceiveBufferSize(RECEIVE_BUFFER);
-            ch.config().setWriteBufferWaterMark(WATER_MARK);
-            ch.pipeline().addLast(new Inbound(arrival));
-            Transport.sync(io.register(ch));
-            Transport.sync(ch.bind(new InetSocketAddress(local, port)));
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
-        }
+        DatagramChannel ch = Transport.bind(io, transport.batchedDatagram(local, MAX_DATAGRAMS_PER_READ),
+                new InetSocketAddress(local, port), c -> {
+                    c.config().setReuseAddress(true);
+                    c.config().setBroadcast(true);
+                    c.config().setReceiveBufferSize(RECEIVE_BUFFER);
+                    c.config().setWriteBufferWaterMark(WATER_MARK);
+                    c.pipeline().addLast(new Inbound(arrival));
+                });
         if (port == 0 && mayPickPort) {
             port = ch.localAddress().getPort();
         }
@@ -203,17 +198,11 @@ final class UdpListener implements SearchResponder.Transmit {
     /** A socket that only sends, bound to an ephemeral port of {@code local}. */
     private DatagramChannel sendOnly(EventLoopGroup io, Transport transport, InetAddress local,
                                      java.util.function.Consumer<DatagramChannel> options) throws IOException {
-        DatagramChannel ch = transport.datagram(local);
-        try {
-            options.accept(ch);
-            ch.config().setWriteBufferWaterMark(WATER_MARK);
-            ch.pipeline().addLast(new Discard());
-            Transport.sync(io.register(ch));
-            Transport.sync(ch.bind(new InetSocketAddress(local, 0)));
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
-        }
+        DatagramChannel ch = Transport.bind(io, transport.datagram(local), new InetSocketAddress(local, 0), c -> {
+            options.accept(c);
+            c.config().setWriteBufferWaterMark(WATER_MARK);
+            c.pipeline().addLast(new Discard());
+        });
         channels.add(ch);
         return ch;
     }
