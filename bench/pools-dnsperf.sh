@@ -9,14 +9,16 @@
 # and reports queries/s, latency and the server's CPU time per query (utime+stime of the process,
 # all threads, from /proc/PID/stat, over the run ÷ queries completed). LOOKOUT_JFR=FILE records a
 # Flight Recorder profile of Lookout over the whole run; SYSCALLS=1 prints each server's network
-# syscalls per query (perf's syscall tracepoints). GDNSD_UDP_THREADS=N overrides gdnsd's
-# udp_threads (default 2 sockets/threads per listen address; Lookout answers on one event loop).
+# syscalls per query (perf's syscall tracepoints). GDNSD_UDP_THREADS=N sets gdnsd's udp_threads
+# (its default: 2 sockets and threads per listen address); Lookout's resolver.udp_threads is the
+# same number unless LOOKOUT_UDP_THREADS=N says otherwise.
 #
 # Needs gdnsd, dnsperf, java 17, maven (builds bench/target/benchmarks.jar when missing).
 set -euo pipefail
 SECS=${1:-10}
 CLIENTS=${2:-4}
 ROUNDS=${3:-3}
+LOOKOUT_UDP_THREADS=${LOOKOUT_UDP_THREADS:-${GDNSD_UDP_THREADS:-2}}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 JAR=$ROOT/bench/target/benchmarks.jar
 GDNSD=${GDNSD:-/usr/sbin/gdnsd}
@@ -85,7 +87,7 @@ LP=$(free_port); PVA=$(free_port)
 mkdir -p "$WORK/lookout/state"
 cp "$ROOT/bench/synopsis-example.com.zone" "$WORK/lookout/example.com"
 {
-  echo "resolver => { listen => [ 127.0.0.1:$LP ], allow => [ 127.0.0.0/8 ] }"
+  echo "resolver => { listen => [ 127.0.0.1:$LP ], allow => [ 127.0.0.0/8 ], udp_threads => $LOOKOUT_UDP_THREADS }"
   echo "zones => { example.com => example.com }"
   echo "$SERVICE_TYPES"
   echo "plugins => {"; echo "$WEIGHTED"; echo "}"
@@ -95,11 +97,12 @@ cp "$ROOT/bench/synopsis-example.com.zone" "$WORK/lookout/example.com"
 } > "$WORK/lookout/lookout.conf"
 JFR_OPT=()
 if [ -n "${LOOKOUT_JFR:-}" ]; then JFR_OPT=("-XX:StartFlightRecording=filename=$LOOKOUT_JFR,settings=profile"); fi
-(cd "$WORK/lookout" && exec java -Xmx512m "${JFR_OPT[@]}" -cp "$JAR" lookout.bench.ServeConfig "$WORK/lookout/lookout.conf") > "$WORK/lookout/log" 2>&1 & PID=$!
+ # LOOKOUT_JAVA_OPTS: more JVM options (e.g. -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit with PERF_RECORD=1)
+(cd "$WORK/lookout" && exec java -Xmx512m "${JFR_OPT[@]}" ${LOOKOUT_JAVA_OPTS:-} -cp "$JAR" lookout.bench.ServeConfig "$WORK/lookout/lookout.conf") > "$WORK/lookout/log" 2>&1 & PID=$!
 for _ in $(seq 1 150); do grep -q '^ready' "$WORK/lookout/log" && break; sleep 0.2; done
 # warm the JIT before measuring
 dnsperf -s 127.0.0.1 -p "$LP" -d "$WORK/queries" -l 5 -c "$CLIENTS" -T "$CLIENTS" -q 500 > /dev/null 2>&1 || true
-echo "== $(date -u +%FT%TZ) $(nproc) cores, ${SECS}s per run, $CLIENTS clients, $ROUNDS rounds, gdnsd udp_threads ${GDNSD_UDP_THREADS:-2 (default)}" | tee "$WORK/summary"
+echo "== $(date -u +%FT%TZ) $(nproc) cores, ${SECS}s per run, $CLIENTS clients, $ROUNDS rounds, gdnsd udp_threads ${GDNSD_UDP_THREADS:-2 (default)}, Lookout udp_threads $LOOKOUT_UDP_THREADS" | tee "$WORK/summary"
 for r in $(seq 1 "$ROUNDS"); do
   if [ $((r % 2)) = 1 ]; then run gdnsd "$GP" "$GPID" "$r"; run lookout "$LP" "$PID" "$r"
   else run lookout "$LP" "$PID" "$r"; run gdnsd "$GP" "$GPID" "$r"; fi

@@ -12,11 +12,13 @@ import lookout.engine.config.vscf.VNode;
 /** Binds the {@code resolver} section (SPEC "Configuration", seed 000 for the server lists). */
 final class ResolverBinder {
 
-    static final List<String> KEYS = List.of("listen", "allow", "scopes", "fallback_servers", "search", "cache_size");
+    static final List<String> KEYS = List.of("listen", "allow", "scopes", "fallback_servers", "search", "cache_size", "udp_threads");
     static final List<String> SCOPE_KEYS = List.of("domains", "servers", "default");
 
     static final int DEFAULT_CACHE_SIZE = 10_000;
     static final int MAX_CACHE_SIZE = 10_000_000;
+    /** gdnsd allows up to 1024; more loops than cores only add wake-ups. */
+    static final int MAX_UDP_THREADS = 64;
     /** A listen address without a port takes DNS's own port. */
     static final int DNS_PORT = 53;
 
@@ -77,7 +79,12 @@ final class ResolverBinder {
             Integer c = Bind.integer(h.get("cache_size"), "resolver.cache_size", 0, MAX_CACHE_SIZE, p);
             cacheSize = c == null ? cacheSize : c;
         }
-        return new ResolverConfig(listen, allow, scopes, fallback, search, cacheSize);
+        int udpThreads = d.udpThreads();
+        if (h.get("udp_threads") != null) {
+            Integer t = Bind.integer(h.get("udp_threads"), "resolver.udp_threads", 1, MAX_UDP_THREADS, p);
+            udpThreads = t == null ? udpThreads : t;
+        }
+        return new ResolverConfig(listen, allow, scopes, fallback, search, cacheSize, udpThreads);
     }
 
     private static List<ResolverConfig.Scope> scopes(VNode node, ConfigProblems p) {

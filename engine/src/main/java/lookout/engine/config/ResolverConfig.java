@@ -12,15 +12,29 @@ import java.util.List;
  * @param fallbackServers servers for names no scope routes and no default scope takes
  * @param search          search domains for single-label names, fully qualified
  * @param cacheSize       maximum cache entries
+ * @param udpThreads      UDP sockets per listen address, each read by its own loop (gdnsd's
+ *                        {@code udp_threads}): the first on the engine loop, the others on answer
+ *                        loops that answer local zones themselves and hand every other question to
+ *                        the engine loop (default 1)
  */
 public record ResolverConfig(List<InetSocketAddress> listen,
                              List<Cidr> allow,
                              List<Scope> scopes,
                              List<InetSocketAddress> fallbackServers,
                              List<String> search,
-                             int cacheSize) {
+                             int cacheSize,
+                             int udpThreads) {
+
+    /** One UDP socket per listen address (the default). */
+    public ResolverConfig(List<InetSocketAddress> listen, List<Cidr> allow, List<Scope> scopes,
+                          List<InetSocketAddress> fallbackServers, List<String> search, int cacheSize) {
+        this(listen, allow, scopes, fallbackServers, search, cacheSize, 1);
+    }
 
     public ResolverConfig {
+        if (udpThreads < 1) {
+            throw new IllegalArgumentException("udpThreads must be at least 1: " + udpThreads);
+        }
         listen = List.copyOf(listen);
         allow = List.copyOf(allow);
         scopes = List.copyOf(scopes);

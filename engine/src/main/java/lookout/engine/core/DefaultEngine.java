@@ -87,6 +87,7 @@ public final class DefaultEngine implements Engine, ServiceContext {
             throw new IllegalStateException("engine is " + state);
         }
         state = EngineState.STARTING;
+        Transport.leakDetectionOffUnlessAsked();
         group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("lookout-engine", true),
                 Transport.preferred().ioHandlerFactory());
         String noEpoll = Transport.epollUnavailableReason();

@@ -7,6 +7,9 @@ import java.util.List;
  * The seam between local zones and weighted pools: how a {@code DYNA}/{@code DYNC} record is
  * answered (gdnsd plugin_weighted semantics, SPEC §Weighted pools). Implemented by the pools
  * service, called by the resolver on the engine loop. Must not block.
+ *
+ * <p>An instance is used by one thread: the engine loop's own, or one made for an answer loop by
+ * {@link #forAnswerLoop()}.
  */
 public interface DynamicRecords {
 
@@ -20,6 +23,15 @@ public interface DynamicRecords {
      * @return the answer; never null
      */
     Answer answer(String resource, int qtype, long recordTtl, long recordMinTtl);
+
+    /**
+     * An instance for one other thread (a resolver answer loop; callable from it), answering from the
+     * same published pool states with a random source and scratch space of its own. The default,
+     * this instance, is right only for an implementation without state (a test's fixed answers).
+     */
+    default DynamicRecords forAnswerLoop() {
+        return this;
+    }
 
     /**
      * @param addresses the selected addresses of the asked family, shuffled (empty: NODATA)

@@ -75,6 +75,19 @@ public enum Transport {
         }
     }
 
+    /**
+     * Turns Netty's buffer leak detector off unless {@code io.netty.leakDetection.level} says
+     * otherwise. By default it samples one buffer in 128 and records a stack trace for it; with two
+     * buffers per datagram that is thousands of stack traces a second under load, all to find a
+     * leak the tests already look for (their runs set the level explicitly, see the poms).
+     */
+    public static void leakDetectionOffUnlessAsked() {
+        if (System.getProperty("io.netty.leakDetection.level") == null
+                && System.getProperty("io.netty.leakDetectionLevel") == null) {
+            io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
+        }
+    }
+
     /** The transport new engine loops use. */
     public static Transport preferred() {
         return PREFERRED;
@@ -121,6 +134,20 @@ public enum Transport {
             ch.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, BATCHED_DATAGRAM_SIZE);
         }
         return ch;
+    }
+
+    /**
+     * Lets several sockets of this process bind the same address and port, the kernel spreading
+     * datagrams among them by source (Linux {@code SO_REUSEPORT}; only sockets of the same user
+     * may join). Before bind.
+     */
+    public void reusePort(DatagramChannel ch) {
+        if (this == EPOLL) {
+            ch.config().setOption(EpollChannelOption.SO_REUSEPORT, true);
+        } else {
+            ch.config().setOption(io.netty.channel.socket.nio.NioChannelOption.of(
+                    java.net.StandardSocketOptions.SO_REUSEPORT), true);
+        }
     }
 
     public ServerSocketChannel serverSocket(InetAddress local) {

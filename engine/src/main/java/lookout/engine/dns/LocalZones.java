@@ -19,11 +19,12 @@ import lookout.engine.dns.zone.ZoneParser;
  * The {@code zones} section answered authoritatively (AA set; NXDOMAIN and NODATA with the SOA in
  * the authority section, RFC 2308 §3), with DYNA/DYNC drawn from the weighted pools (SPEC §Weighted
  * pools: A → IPv4 selection, AAAA → IPv6 selection, a missing family → NODATA; DYNC with a CNAME
- * → one CNAME, not followed). Immutable apart from the pools it asks; engine loop only.
+ * → one CNAME, not followed). An instance belongs to one thread (its memo); the zones it holds are
+ * immutable and shared by the instances {@link #LocalZones(LocalZones)} makes for answer loops.
  */
 final class LocalZones {
 
-    private final Map<String, Zone> zones = new HashMap<>();
+    private final Map<String, Zone> zones;
     /**
      * What each asked (name, type, class) comes to, worked out once: the zones are immutable, so a
      * static answer never changes until a reload builds a new LocalZones, and a DYNA/DYNC name
@@ -40,12 +41,21 @@ final class LocalZones {
     }
 
     LocalZones(Map<String, ZoneConfig> configs) {
+        zones = new HashMap<>();
         for (ZoneConfig zc : configs.values()) {
             ZoneParser.Result r = ZoneParser.parse(zc);
             if (r.zone() != null) {
                 zones.put(r.zone().origin(), r.zone());
             }
         }
+    }
+
+    /**
+     * The same parsed zones (immutable, shared) with a memo of its own: for an answer loop, which
+     * must not share this instance's memo with the engine loop.
+     */
+    LocalZones(LocalZones same) {
+        zones = same.zones;
     }
 
     boolean isEmpty() {

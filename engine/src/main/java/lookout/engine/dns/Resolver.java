@@ -118,11 +118,12 @@ final class Resolver {
         final Consumer<ResolveTrace> onTrace;
         final String[] candidates;
         final Routing.Route[] routes;
-        final long startNanos = scheduler.nanoTime();
+        final long startNanos;
         int candidate;
         int spent;
         int candidateAttempts;
-        final Set<InetSocketAddress> asked = new HashSet<>(4);
+        /** Servers asked for the current candidate; made on the first attempt (most questions are answered locally or from the cache). */
+        Set<InetSocketAddress> asked = java.util.Collections.emptySet();
         Transaction txn;
         List<AttemptRecord> attempts;
         boolean done;
@@ -134,6 +135,12 @@ final class Resolver {
         /** {@code routed} false: a question answered locally at once, which never goes upstream. */
         Question(ClientQuery q, Reply reply, Object client, Consumer<ResolveTrace> onTrace, String[] candidates,
                  boolean routed) {
+            this(q, reply, client, onTrace, candidates, routed, scheduler.nanoTime());
+        }
+
+        Question(ClientQuery q, Reply reply, Object client, Consumer<ResolveTrace> onTrace, String[] candidates,
+                 boolean routed, long startNanos) {
+            this.startNanos = startNanos;
             this.q = q;
             this.reply = reply;
             this.client = client;
@@ -255,6 +262,9 @@ final class Resolver {
                 : ServerChoice.next(marks.order(route.servers(), now), qn.asked, qn.candidateAttempts);
         qn.spent++;
         qn.candidateAttempts++;
+        if (qn.asked.isEmpty()) {
+            qn.asked = new HashSet<>(4);
+        }
         qn.asked.add(server);
         String cand = qn.candidates[qn.candidate];
         Transaction t = new Transaction(qn, server, tcpTo != null, random.nextInt(0x10000), cand, now);
@@ -514,11 +524,31 @@ final class Resolver {
 
     /** The recent traces, oldest first (engine loop; builds them now). */
     List<ResolveTrace> recentTraces() {
-        List<ResolveTrace> out = new ArrayList<>(recent.size());
-        for (PendingTrace p : recent) {
+        return recentTraces(List.of());
+    }
+
+    /**
+     * The recent traces, with {@code elsewhere} (zone answers given on answer loops) merged in by
+     * the time they ended; the newest {@link #RECENT_TRACES} in all.
+     */
+    List<ResolveTrace> recentTraces(List<PendingTrace> elsewhere) {
+        List<PendingTrace> all = new ArrayList<>(recent);
+        if (!elsewhere.isEmpty()) {
+            all.addAll(elsewhere);
+            all.sort(java.util.Comparator.comparingLong(PendingTrace::endedAt));
+        }
+        List<ResolveTrace> out = new ArrayList<>(Math.min(all.size(), RECENT_TRACES));
+        for (PendingTrace p : all.subList(Math.max(0, all.size() - RECENT_TRACES), all.size())) {
             out.add(build(p));
         }
         return out;
+    }
+
+    /** A zone answer an answer loop gave, as a trace (engine loop, when a snapshot is built). */
+    PendingTrace answeredElsewhere(ClientQuery q, Answer a, Object client, long startedAt, long endedAt) {
+        Question qn = new Question(q, r -> { }, client, null, new String[]{q.qname}, false, startedAt);
+        qn.done = true;
+        return new PendingTrace(qn, a, "zone", "answered", endedAt);
     }
 
     ResolveTrace build(PendingTrace p) {

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import io.netty.channel.EventLoopGroup;
 import lookout.engine.api.Metric;
@@ -43,6 +44,7 @@ import lookout.engine.dns.wire.Names;
 import lookout.engine.dns.wire.Responses;
 import lookout.engine.dns.wire.RrType;
 import lookout.engine.dns.wire.WireException;
+import lookout.engine.dns.zone.Zone;
 
 /**
  * The DNS forwarding resolver as an engine service: UDP and TCP listeners on {@code resolver.listen},
@@ -52,6 +54,15 @@ import lookout.engine.dns.wire.WireException;
  * and hop in with {@code scheduler().run(...)}; sockets are bound synchronously here (on the engine
  * loop Netty binds inline; {@link Transport#sync}) so a bind error aborts start and port 0 is known
  * at once.
+ *
+ * <p>Answer loops ({@code resolver.udp_threads} above 1, like gdnsd's {@code udp_threads}): each
+ * listen address gets that many UDP sockets sharing the port ({@code SO_REUSEPORT}, the kernel
+ * spreading clients among them). The first is read on the engine loop; each other one on an answer
+ * loop of its own, which answers questions for local zones (DYNA/DYNC included) itself, from an
+ * immutable published view ({@link LoopView}, the zones' own memo per loop, the pools' published
+ * states through {@link DynamicRecords#forAnswerLoop}), and hands every other question to the engine
+ * loop, a burst at a time, whose answer leaves through the first socket (same address and port).
+ * Resolver state — cache, marks, transactions — stays on the engine loop.
  */
 public final class ResolverService implements Service, Commands.Resolver {
 
@@ -65,6 +76,15 @@ public final class ResolverService implements Service, Commands.Resolver {
     private Resolver resolver;
     private Function<EventLoopGroup, UpstreamSockets> socketFactory = NettyUpstreamSockets::new;
     private final List<Channel> listeners = new ArrayList<>();
+    /** Loops reading the extra UDP sockets; null when {@code udp_threads} is 1. */
+    private EventLoopGroup answerLoops;
+    private int udpThreads = 1;
+    private final List<AnswerLoopHandler> answerHandlers = new ArrayList<>();
+    /** What answer loops answer from; replaced on the engine loop on start and reload. */
+    private volatile LoopView loopView;
+    // written by answer loops, read by snapshots
+    private final LongAdder loopAnswers = new LongAdder();
+    private final LongAdder loopErrors = new LongAdder();
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private List<Cidr> allow = List.of();
     private Scheduler.Cancellable rateTimer = Scheduler.Cancellable.NONE;
@@ -89,11 +109,41 @@ public final class ResolverService implements Service, Commands.Resolver {
         resolver = new Resolver(scheduler, context.random(), context::publish, socketFactory.apply(context.io()),
                 () -> ctx.service(DynamicRecords.class), rc, config.zones());
         allow = rc.allow();
+        publishLoopView(rc);
+        answerLoops(rc.udpThreads());
         bind(rc.listen());
         rateTimer = scheduler.scheduleAtFixedRate(() -> {
-            queriesPerSecond = resolver.queries - lastQueries;
-            lastQueries = resolver.queries;
+            long q = queriesTotal();
+            queriesPerSecond = q - lastQueries;
+            lastQueries = q;
         }, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** Questions received: the engine loop's and those answered on answer loops. */
+    private long queriesTotal() {
+        return resolver.queries + loopAnswers.sum();
+    }
+
+    /** What an answer loop needs to answer a local question: all immutable. */
+    private record LoopView(LocalZones zones, List<Cidr> allow, boolean searchesSingleLabels) {
+    }
+
+    private void publishLoopView(ResolverConfig rc) {
+        loopView = new LoopView(resolver.zones, rc.allow(), !rc.search().isEmpty());
+    }
+
+    /** Makes {@code threads - 1} answer loops (none for 1), replacing any there were. */
+    private void answerLoops(int threads) {
+        if (answerLoops != null) {
+            answerLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            answerLoops = null;
+        }
+        udpThreads = threads;
+        if (threads > 1) {
+            answerLoops = new io.netty.channel.MultiThreadIoEventLoopGroup(threads - 1,
+                    new io.netty.util.concurrent.DefaultThreadFactory("lookout-dns-answer", true),
+                    ctx.transport().ioHandlerFactory());
+        }
     }
 
     /** Tests: replaces the upstream socket opener (e.g. one that throws EMFILE). Engine loop only. */
@@ -125,8 +175,10 @@ public final class ResolverService implements Service, Commands.Resolver {
         ResolverConfig rc = after.resolver();
         resolver.reconfigure(rc, after.zones());
         allow = rc.allow();
-        if (!before.resolver().listen().equals(rc.listen())) {
+        publishLoopView(rc);
+        if (!before.resolver().listen().equals(rc.listen()) || before.resolver().udpThreads() != rc.udpThreads()) {
             closeListeners();
+            answerLoops(rc.udpThreads());
             bind(rc.listen());
         }
     }
@@ -135,14 +187,23 @@ public final class ResolverService implements Service, Commands.Resolver {
     public void stop() {
         rateTimer.cancel();
         closeListeners();
+        if (answerLoops != null) {
+            answerLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            answerLoops = null;
+        }
     }
 
     private void closeListeners() {
         for (Channel c : listeners) {
-            c.close();
+            io.netty.channel.ChannelFuture f = c.close();
+            if (!c.eventLoop().inEventLoop()) {
+                // an answer loop's socket: gone before the port is bound again without SO_REUSEPORT
+                f.awaitUninterruptibly(2, TimeUnit.SECONDS);
+            }
         }
         listeners.clear();
         bound.clear();
+        answerHandlers.clear();
     }
 
     // ------------------------------------------------------------------ listeners
@@ -161,8 +222,12 @@ public final class ResolverService implements Service, Commands.Resolver {
                     // leave in one go at the end of the burst (UdpHandler.channelReadComplete)
                     io.netty.channel.socket.DatagramChannel u;
                     try {
-                        u = Transport.bind(ctx.io(), transport.batchedDatagram(a.getAddress(), 16), a,
-                                ch -> ch.pipeline().addLast(new UdpHandler(ch)));
+                        u = Transport.bind(ctx.io(), transport.batchedDatagram(a.getAddress(), 16), a, ch -> {
+                            if (udpThreads > 1) {
+                                transport.reusePort(ch);
+                            }
+                            ch.pipeline().addLast(new UdpHandler(ch));
+                        });
                     } catch (IOException e) {
                         throw new IOException("resolver cannot listen on " + a + " (UDP): " + e.getMessage(), e);
                     }
@@ -185,6 +250,22 @@ public final class ResolverService implements Service, Commands.Resolver {
                 listeners.add(udp);
                 listeners.add(tcp);
                 bound.add(actual);
+                UdpHandler primary = udp.pipeline().get(UdpHandler.class);
+                DynamicRecords pools = ctx.service(DynamicRecords.class);
+                for (int i = 1; i < udpThreads; i++) {
+                    try {
+                        Channel extra = Transport.bind(answerLoops, transport.batchedDatagram(a.getAddress(), 16), actual, ch -> {
+                            transport.reusePort(ch);
+                            AnswerLoopHandler h = new AnswerLoopHandler(ch, primary, pools);
+                            answerHandlers.add(h);
+                            ch.pipeline().addLast(h);
+                        });
+                        listeners.add(extra);
+                    } catch (IOException e) {
+                        throw new IOException("resolver cannot listen on " + actual + " (UDP socket " + (i + 1) + " of "
+                                + udpThreads + "): " + e.getMessage(), e);
+                    }
+                }
             }
         } catch (IOException e) {
             closeListeners();
@@ -193,6 +274,10 @@ public final class ResolverService implements Service, Commands.Resolver {
     }
 
     private boolean allowed(InetAddress a) {
+        return contains(allow, a);
+    }
+
+    private static boolean contains(List<Cidr> allow, InetAddress a) {
         for (Cidr c : allow) {
             if (c.contains(a)) {
                 return true;
@@ -203,10 +288,10 @@ public final class ResolverService implements Service, Commands.Resolver {
     }
 
     /** One UDP listener; stateless apart from its channel. Runs on an I/O thread. */
-    private final class UdpHandler extends ChannelInboundHandlerAdapter {
-        private final Channel channel;
+    private class UdpHandler extends ChannelInboundHandlerAdapter {
+        final Channel channel;
         // I/O thread only: true between the first channelRead of a read batch and channelReadComplete
-        private boolean reading;
+        boolean reading;
         private boolean unflushed;
 
         UdpHandler(Channel channel) {
@@ -217,7 +302,7 @@ public final class ResolverService implements Service, Commands.Resolver {
          * Answers answered inside the read batch (cache hits, local zones) are written and flushed
          * once at the end of the batch; later ones (upstream replies) are flushed at once.
          */
-        private void send(byte[] r, InetSocketAddress to) {
+        final void send(byte[] r, InetSocketAddress to) {
             // straight into a pooled direct buffer: the native transport sends only direct memory
             // and would otherwise wrap, copy and release a heap buffer per answer itself
             ByteBuf out = channel.alloc().directBuffer(r.length).writeBytes(r);
@@ -256,10 +341,146 @@ public final class ResolverService implements Service, Commands.Resolver {
             }
         }
 
+        /**
+         * Engine loop: questions an answer loop handed over, answered as one burst (written as
+         * they come, flushed once) through this socket, which has the same address and port.
+         */
+        final void answerHanded(List<Handed> batch) {
+            // the flags belong to the socket's loop: only there may the batch use them (with a
+            // virtual scheduler in tests the engine loop is another thread and sends flush at once)
+            boolean own = channel.eventLoop().inEventLoop();
+            if (own) {
+                reading = true;
+            }
+            try {
+                for (Handed h : batch) {
+                    onQuery(h.bytes(), h.sender(), false, r -> send(r, h.sender()));
+                }
+            } finally {
+                if (own) {
+                    channelReadComplete(null);
+                }
+            }
+        }
+
         @Override
         public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
             // a send error to one client must not close the listener
             LOG.log(Level.DEBUG, "resolver UDP listener: " + cause);
+        }
+    }
+
+    /** A question an answer loop leaves to the engine loop. */
+    private record Handed(byte[] bytes, InetSocketAddress sender) {
+    }
+
+    /** A local answer given on an answer loop, kept for the recent traces. */
+    private record LoopTrace(ClientQuery q, Answer a, InetSocketAddress client, long startedAt, long endedAt) {
+    }
+
+    /** Traces each answer loop keeps (a power of two). */
+    static final int LOOP_TRACES = 64;
+
+    /**
+     * An extra UDP socket of a listen address, read on an answer loop: local-zone questions are
+     * answered here (the same fast path as {@link Resolver#question}: class IN, not a synthetic
+     * name, no search list to apply), everything else — refused clients, malformed packets, other
+     * opcodes, forwarding, the cache — goes to the engine loop unchanged. Never throws.
+     */
+    private final class AnswerLoopHandler extends UdpHandler {
+        private final UdpHandler primary;
+        private final DynamicRecords pools;
+        // answer loop only
+        private LoopView seen;
+        private LocalZones zones;
+        private DynamicRecords draws;
+        private List<Handed> handed = new ArrayList<>();
+        private int nextTrace;
+        /** Written by this loop (release), read by snapshots on the engine loop. */
+        final java.util.concurrent.atomic.AtomicReferenceArray<LoopTrace> recent =
+                new java.util.concurrent.atomic.AtomicReferenceArray<>(LOOP_TRACES);
+
+        AnswerLoopHandler(Channel channel, UdpHandler primary, DynamicRecords pools) {
+            super(channel);
+            this.primary = primary;
+            this.pools = pools;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext c, Object msg) {
+            try {
+                if (!(msg instanceof DatagramPacket p)) {
+                    return;
+                }
+                ByteBuf b = p.content();
+                byte[] bytes = new byte[b.readableBytes()];
+                b.getBytes(b.readerIndex(), bytes);
+                InetSocketAddress sender = p.sender();
+                reading = true;
+                boolean answered;
+                try {
+                    answered = answerHere(bytes, sender);
+                } catch (RuntimeException e) {
+                    // a bug, not bad input: the engine loop gets the question and its own accounting
+                    loopErrors.increment();
+                    LOG.log(Level.WARNING, "resolver answer loop: question failed", e);
+                    answered = false;
+                }
+                if (!answered) {
+                    handed.add(new Handed(bytes, sender));
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext c) {
+            super.channelReadComplete(c);
+            if (!handed.isEmpty()) {
+                List<Handed> batch = handed;
+                handed = new ArrayList<>();
+                scheduler.execute(() -> primary.answerHanded(batch));
+            }
+        }
+
+        /** True when the question was a local one and is answered. */
+        private boolean answerHere(byte[] bytes, InetSocketAddress sender) {
+            LoopView v = loopView;
+            if (bytes.length < 12 || (bytes[2] & 0x80) != 0 || sender == null || !contains(v.allow(), sender.getAddress())) {
+                return false;
+            }
+            ClientQuery q;
+            try {
+                q = ClientQuery.decode(bytes, bytes.length, false);
+            } catch (WireException e) {
+                return false;
+            }
+            if (q == null || q.opcode() != 0 || (q.edns && q.ednsVersion > 0) || q.qclass != RrType.IN
+                    || q.qtype == RrType.OPT || (q.qtype >= 128 && q.qtype <= 255 && q.qtype != RrType.ANY)) {
+                return false;
+            }
+            String name = q.qname;
+            if (Synthetic.covers(name) || (v.searchesSingleLabels() && Names.labelCount(name) == 1)) {
+                return false;
+            }
+            if (seen != v) {
+                seen = v;
+                zones = v.zones().isEmpty() ? null : new LocalZones(v.zones());
+            }
+            Zone z = zones == null ? null : zones.find(name);
+            if (z == null) {
+                return false;
+            }
+            if (draws == null && pools != null) {
+                draws = pools.forAnswerLoop();
+            }
+            long started = scheduler.nanoTime();
+            Answer a = zones.answer(z, name, q.qtype, q.qclass, draws);
+            send(Responses.stamp(a.encoded, q, 0, -1, null), sender);
+            loopAnswers.increment();
+            recent.setRelease(nextTrace++ & (LOOP_TRACES - 1), new LoopTrace(q, a, sender, started, scheduler.nanoTime()));
+            return true;
         }
     }
 
@@ -466,14 +687,26 @@ public final class ResolverService implements Service, Commands.Resolver {
                     st.failedOnce ? wall.minusNanos(now - st.lastFailureNanos) : null));
         }
         List<String> listen = bound.stream().map(Resolver::address).toList();
-        b.resolver(new ResolverSnapshot(listen, r.queries, r.cacheHits, r.cache.size(), r.cache.capacity(),
-                r.localAnswers, r.sentUdp, r.sentTcp, new LinkedHashMap<>(r.upstreamFailed), r.refused, r.unavailable,
+        long elsewhere = loopAnswers.sum();
+        List<Resolver.PendingTrace> loopTraces = new ArrayList<>();
+        for (AnswerLoopHandler h : answerHandlers) {
+            for (int i = 0; i < LOOP_TRACES; i++) {
+                LoopTrace t = h.recent.getAcquire(i);
+                if (t != null) {
+                    loopTraces.add(r.answeredElsewhere(t.q(), t.a(), new ClientId(t.client(), false), t.startedAt(), t.endedAt()));
+                }
+            }
+        }
+        b.resolver(new ResolverSnapshot(listen, r.queries + elsewhere, r.cacheHits, r.cache.size(), r.cache.capacity(),
+                r.localAnswers + elsewhere, r.sentUdp, r.sentTcp, new LinkedHashMap<>(r.upstreamFailed), r.refused, r.unavailable,
                 r.demotions, malformed, denied, r.inFlight, r.inFlightCeiling, queriesPerSecond, scopes, ups,
-                r.recentTraces()));
-        b.metric(Metric.counter("lookout_resolver_queries_total", "Client questions received", r.queries));
+                r.recentTraces(loopTraces)));
+        b.metric(Metric.counter("lookout_resolver_queries_total", "Client questions received", r.queries + elsewhere));
         b.metric(Metric.counter("lookout_resolver_cache_hits_total", "Questions answered from the cache", r.cacheHits));
         b.metric(Metric.gauge("lookout_resolver_cache_entries", "Entries in the cache", r.cache.size()));
-        b.metric(Metric.counter("lookout_resolver_local_answers_total", "Questions answered from local zones or synthetic names", r.localAnswers));
+        b.metric(Metric.counter("lookout_resolver_local_answers_total", "Questions answered from local zones or synthetic names", r.localAnswers + elsewhere));
+        b.metric(Metric.counter("lookout_resolver_answer_loop_answers_total", "Local questions answered on answer loops (resolver.udp_threads)", elsewhere));
+        b.metric(Metric.gauge("lookout_resolver_udp_threads", "UDP sockets per listen address, each on its own loop", udpThreads));
         b.metric(new Metric("lookout_resolver_upstream_sent_total", "Upstream transactions sent", "counter", Map.of("transport", "udp"), r.sentUdp));
         b.metric(new Metric("lookout_resolver_upstream_sent_total", "Upstream transactions sent", "counter", Map.of("transport", "tcp"), r.sentTcp));
         for (Map.Entry<String, Long> e : r.upstreamFailed.entrySet()) {
@@ -484,7 +717,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         b.metric(Metric.counter("lookout_resolver_unavailable_total", "Questions answered unavailable (SERVFAIL)", r.unavailable));
         b.metric(Metric.counter("lookout_resolver_demotions_total", "Upstream demotions", r.demotions));
         b.metric(Metric.counter("lookout_resolver_malformed_total", "Client packets dropped or answered FORMERR", malformed));
-        b.metric(Metric.counter("lookout_resolver_internal_errors_total", "Client packets whose handling failed (a bug)", internalErrors));
+        b.metric(Metric.counter("lookout_resolver_internal_errors_total", "Client packets whose handling failed (a bug)", internalErrors + loopErrors.sum()));
         b.metric(Metric.gauge("lookout_resolver_tcp_clients", "Client TCP connections open", tcpClients));
         b.metric(Metric.counter("lookout_resolver_tcp_rejected_total", "Client TCP connections closed at the limit", tcpRejected));
         b.metric(Metric.counter("lookout_resolver_denied_total", "Clients outside resolver.allow", denied));

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.random.RandomGenerator;
 import java.util.regex.Pattern;
 import lookout.engine.api.EngineEvent;
@@ -33,8 +34,10 @@ import lookout.engine.health.MonitorKey;
  * stanza, runs the monitors and the admin_state file, answers {@code DYNA}/{@code DYNC} for the
  * resolver, computes exact odds for the snapshot.
  *
- * <p>Concurrency: engine-loop confined. Live families are recomputed on every effective state
- * change, so an answer is a few random draws over precomputed sums and never waits for a probe.
+ * <p>Concurrency: engine-loop confined, apart from answering. Live families are recomputed on
+ * every effective state change and published as an immutable view, so an answer is a few random
+ * draws over precomputed sums, never waits for a probe, and can be drawn on another thread
+ * ({@link #forAnswerLoop}: the resolver's extra UDP answer loops, {@code resolver.udp_threads}).
  */
 public final class PoolsService implements Service, Commands.Pools, DynamicRecords {
 
@@ -46,9 +49,19 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
     private HealthMonitors health;
     private ForcedStates forced;
     private Map<String, ResourceRuntime> resources = Map.of();
-    private long answersTotal;
-    private long nodataTotal;
-    private long unknownTotal;
+    /**
+     * What answers are drawn from: an immutable copy of every resource's live families and TTL,
+     * replaced (never changed) on the engine loop after each state change or reload. The engine
+     * loop's answers and those of the resolver's extra UDP answer loops read it alike, so a draw
+     * never touches monitor state and no lock is taken per answer.
+     */
+    private volatile Map<String, ResourceView> published = Map.of();
+    /** Answers drawn on the engine loop (its own random source and scratch space). */
+    private Answerer engineAnswerer;
+    // counters shared by every answerer (engine loop and answer loops): striped, no lock
+    private final LongAdder answersTotal = new LongAdder();
+    private final LongAdder nodataTotal = new LongAdder();
+    private final LongAdder unknownTotal = new LongAdder();
 
     @Override
     public String name() {
@@ -63,6 +76,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         // by it. An injected non-secure source (tests, benchmarks) is used as it is.
         this.draws = ctx.random() instanceof SecureRandom
                 ? new SplittableRandom(ctx.random().nextLong()) : ctx.random();
+        this.engineAnswerer = new Answerer(draws);
         this.health = new HealthMonitors(ctx.scheduler(), ctx.io(), ctx::publish, this::recompute, MAX_CONCURRENT_PROBES);
         this.forced = new ForcedStates(ctx.stateDir(), ctx.scheduler(), ctx::publish, this::applyForced);
         install(config);
@@ -84,6 +98,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
             health.stop();
         }
         resources = Map.of();
+        published = Map.of();
     }
 
     private void install(Config config) {
@@ -95,7 +110,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
             ResourceRuntime rt = new ResourceRuntime(r);
             ResourceRuntime old = resources.get(r.name());
             if (old != null) {
-                rt.answers = old.answers;
+                rt.answers = old.answers; // the same counter: answers drawn during the reload still count
                 rt.forced = old.forced; // until applyForced re-resolves the globs on the new names
             }
             for (FamilyRuntime f : rt.families) {
@@ -194,44 +209,102 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
             }
             r.monitorTtl = r.forced != null ? r.forced.effectiveTtl() : ttl;
         }
+        publish();
+    }
+
+    /** Replaces the published view with the current live families (engine loop). */
+    private void publish() {
+        Map<String, ResourceView> view = new java.util.HashMap<>(resources.size() * 2);
+        for (ResourceRuntime r : resources.values()) {
+            view.put(r.name, new ResourceView(r.v4 == null ? null : r.v4.live, r.v6 == null ? null : r.v6.live,
+                    r.cname == null ? null : r.cname.live, r.monitorTtl, r.answers));
+        }
+        published = view;
     }
 
     // ------------------------------------------------------------------ DynamicRecords
 
     @Override
     public Answer answer(String resource, int qtype, long recordTtl, long recordMinTtl) {
-        ResourceRuntime r = resources.get(resource);
-        if (r == null) {
-            unknownTotal++;
-            return new Answer(List.of(), null, recordTtl, false);
+        return engineAnswerer.answer(resource, qtype, recordTtl, recordMinTtl);
+    }
+
+    /**
+     * An answerer for another thread (any thread may ask): a fast generator of its own, seeded
+     * from the system's secure source like the engine loop's, so answer loops never share or lock
+     * a generator.
+     */
+    @Override
+    public DynamicRecords forAnswerLoop() {
+        return new Answerer(new SplittableRandom(SEEDS.nextLong()));
+    }
+
+    private static final SecureRandom SEEDS = new SecureRandom();
+
+    /** One resource as answers see it: immutable live families, the TTL, and its answer counter. */
+    private record ResourceView(LiveFamily v4, LiveFamily v6, LiveFamily cname, long monitorTtl, LongAdder answers) {
+    }
+
+    /**
+     * Draws answers from the published view for one thread: its own random source and scratch
+     * space, nothing else of its own. The engine loop has one, each resolver answer loop another.
+     */
+    private final class Answerer implements DynamicRecords {
+        private final RandomGenerator random;
+        private int[] scratch = new int[16];
+
+        Answerer(RandomGenerator random) {
+            this.random = random;
         }
-        r.answers++;
-        answersTotal++;
-        // SPEC: the TTL is the minimum monitor TTL over every item, capped by the record's TTL
-        // and floored by the record's minimum.
-        long ttl = Math.min(r.monitorTtl, recordTtl);
-        if (ttl < recordMinTtl) {
-            ttl = recordMinTtl;
+
+        @Override
+        public Answer answer(String resource, int qtype, long recordTtl, long recordMinTtl) {
+            ResourceView r = published.get(resource);
+            if (r == null) {
+                unknownTotal.increment();
+                return new Answer(List.of(), null, recordTtl, false);
+            }
+            r.answers().increment();
+            answersTotal.increment();
+            // SPEC: the TTL is the minimum monitor TTL over every item, capped by the record's TTL
+            // and floored by the record's minimum.
+            long ttl = Math.min(r.monitorTtl(), recordTtl);
+            if (ttl < recordMinTtl) {
+                ttl = recordMinTtl;
+            }
+            if (r.cname() != null) {
+                int[] out = scratch(r.cname());
+                WeightedSelector.select(r.cname(), random, out);
+                return new Answer(List.of(), r.cname().plan().target(out[0]), ttl, r.cname().failover());
+            }
+            // SPEC: A gets the IPv4 selection only, AAAA the IPv6 selection only; else NODATA.
+            LiveFamily f = qtype == 1 ? r.v4() : qtype == 28 ? r.v6() : null;
+            if (f == null) {
+                nodataTotal.increment();
+                boolean fo = (r.v4() != null && r.v4().failover()) || (r.v6() != null && r.v6().failover());
+                return new Answer(List.of(), null, ttl, fo);
+            }
+            int[] out = scratch(f);
+            int n = WeightedSelector.select(f, random, out);
+            InetAddress[] addrs = new InetAddress[n];
+            for (int i = 0; i < n; i++) {
+                addrs[i] = f.plan().address(out[i]);
+            }
+            return new Answer(List.of(addrs), null, ttl, f.failover());
         }
-        if (r.cname != null) {
-            int[] out = r.cname.scratch;
-            WeightedSelector.select(r.cname.live, draws, out);
-            return new Answer(List.of(), r.cname.plan.target(out[0]), ttl, r.cname.live.failover());
+
+        @Override
+        public DynamicRecords forAnswerLoop() {
+            throw new UnsupportedOperationException("an answerer belongs to one thread");
         }
-        // SPEC: A gets the IPv4 selection only, AAAA the IPv6 selection only; else NODATA.
-        FamilyRuntime f = qtype == 1 ? r.v4 : qtype == 28 ? r.v6 : null;
-        if (f == null) {
-            nodataTotal++;
-            boolean fo = (r.v4 != null && r.v4.live.failover()) || (r.v6 != null && r.v6.live.failover());
-            return new Answer(List.of(), null, ttl, fo);
+
+        private int[] scratch(LiveFamily f) {
+            int n = f.plan().items();
+            if (scratch.length < n) {
+                scratch = new int[n];
+            }
+            return scratch;
         }
-        int[] out = f.scratch;
-        int n = WeightedSelector.select(f.live, draws, out);
-        List<InetAddress> addrs = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            addrs.add(f.plan.address(out[i]));
-        }
-        return new Answer(addrs, null, ttl, f.live.failover());
     }
 
     // ------------------------------------------------------------------ Commands.Pools
@@ -282,7 +355,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                 }
                 fams.add(familySnapshot(f, f.plan.live(down), down, r.forced != null));
             }
-            out.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers,
+            out.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers.sum(),
                     r.forced == null ? null : r.forced.value()));
         }
         return out;
@@ -339,7 +412,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
             }
             out.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address",
                     resourceForced != null ? resourceForced.effectiveTtl() : ttl, fams,
-                    running == null ? 0 : running.answers, resourceForced == null ? null : resourceForced.value()));
+                    running == null ? 0 : running.answers.sum(), resourceForced == null ? null : resourceForced.value()));
         }
         return out;
     }
@@ -351,7 +424,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
             for (FamilyRuntime f : r.families) {
                 fams.add(familySnapshot(f, f.live, f.down, r.forced != null));
             }
-            res.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers,
+            res.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers.sum(),
                     r.forced == null ? null : r.forced.value()));
         }
         List<PoolsSnapshot.PoolMonitor> mons = new ArrayList<>();
@@ -418,9 +491,9 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
     public void contribute(SnapshotBuilder b) {
         PoolsSnapshot s = snapshot();
         b.pools(s);
-        b.metric(Metric.counter("lookout_pools_answers_total", "DYNA/DYNC answers drawn from weighted pools", answersTotal));
-        b.metric(Metric.counter("lookout_pools_nodata_total", "DYNA queries of a type or family the resource lacks", nodataTotal));
-        b.metric(Metric.counter("lookout_pools_unknown_resource_total", "answers asked for an unknown resource", unknownTotal));
+        b.metric(Metric.counter("lookout_pools_answers_total", "DYNA/DYNC answers drawn from weighted pools", answersTotal.sum()));
+        b.metric(Metric.counter("lookout_pools_nodata_total", "DYNA queries of a type or family the resource lacks", nodataTotal.sum()));
+        b.metric(Metric.counter("lookout_pools_unknown_resource_total", "answers asked for an unknown resource", unknownTotal.sum()));
         b.metric(Metric.counter("lookout_monitor_probes_total", "monitor probes completed", health.probesTotal()));
         b.metric(Metric.counter("lookout_monitor_probe_failures_total", "monitor probes failed or timed out", health.probeFailures()));
         b.metric(Metric.counter("lookout_monitor_probes_skipped_total", "probes skipped because the previous one was still running", health.probesSkipped()));
@@ -445,7 +518,6 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         final String family;
         final FamilyPlan plan;
         final List<List<MonitorKey>> monitors; // per item
-        final int[] scratch;
         boolean[] down;
         LiveFamily live;
         boolean announcedFailover;
@@ -461,7 +533,6 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                 }
                 monitors.add(List.copyOf(keys));
             }
-            this.scratch = new int[plan.items()];
             this.down = new boolean[plan.items()];
             this.live = plan.live(down);
         }
@@ -474,7 +545,8 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         final FamilyRuntime cname;
         final List<FamilyRuntime> families = new ArrayList<>();
         long monitorTtl = ServiceTypeConfig.TTL_MAX;
-        long answers;
+        /** Answers drawn, by any answerer; carried across reloads. */
+        LongAdder answers = new LongAdder();
         AdminState.Entry forced; // a weighted!GLOB entry of admin_state, or null
 
         ResourceRuntime(WeightedResource r) {

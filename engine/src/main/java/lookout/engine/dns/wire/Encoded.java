@@ -94,7 +94,14 @@ public record Encoded(byte[] wire, int[] ttlOffsets, int rcode) {
     public static Encoded addresses(int flags, String qname, int qtype, int qclass, long ttl,
                                     List<java.net.InetAddress> addresses) {
         int n = addresses.size();
-        byte[] out = new byte[12 + 260 + 4 + n * (12 + 16)];
+        boolean plain = qname.length() > 1 && qname.endsWith(".") && qname.indexOf('\\') < 0;
+        int rdata = 0;
+        for (int i = 0; i < n; i++) {
+            rdata += 12 + (addresses.get(i) instanceof java.net.Inet4Address ? 4 : 16);
+        }
+        // a plain fully qualified name takes its length + 1 on the wire: the exact size, no copy
+        // (this runs once per DYNA answer)
+        byte[] out = new byte[12 + (plain ? qname.length() + 1 : 256) + 4 + rdata];
         int[] ttlOffsets = new int[n];
         put16(out, 2, flags & ~0xF);
         put16(out, 4, 1);
@@ -122,7 +129,7 @@ public record Encoded(byte[] wire, int[] ttlOffsets, int rcode) {
             System.arraycopy(ip, 0, out, pos + 12, ip.length);
             pos += 12 + ip.length;
         }
-        return new Encoded(java.util.Arrays.copyOf(out, pos), ttlOffsets, 0);
+        return new Encoded(pos == out.length ? out : java.util.Arrays.copyOf(out, pos), ttlOffsets, 0);
     }
 
     private static int bound(List<Rr> l) {

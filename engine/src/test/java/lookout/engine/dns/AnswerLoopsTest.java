@@ -1,0 +1,261 @@
+package lookout.engine.dns;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import lookout.engine.api.Engine;
+import lookout.engine.api.EngineOptions;
+import lookout.engine.api.EngineSnapshot;
+import lookout.engine.api.Metric;
+import lookout.engine.api.ReloadResult;
+import lookout.engine.api.VirtualScheduler;
+import lookout.engine.config.ConfigLoader;
+import lookout.engine.config.ConfigResult;
+import lookout.engine.core.DefaultEngine;
+import lookout.engine.dns.wire.Message;
+import lookout.engine.dns.wire.RrType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code resolver.udp_threads}: several UDP sockets share the listen port (SO_REUSEPORT) and the
+ * kernel spreads clients among them by source. With three sockets and {@value #CLIENTS} client
+ * sockets, the chance that no client lands on an answer loop is (1/3)^{@value #CLIENTS}: the tests
+ * that say "some were answered on answer loops" fail only on a bug.
+ */
+class AnswerLoopsTest {
+
+    static final int CLIENTS = 48;
+
+    @TempDir
+    Path tmp;
+
+    private VirtualScheduler clock;
+    private Engine engine;
+    private FakeUpstream upstream;
+    private final List<DnsTestClient> clients = new ArrayList<>();
+
+    static String conf(int udpThreads, String allow, String upstream, String wwwRecord) {
+        return """
+                resolver => {
+                  listen => [ 127.0.0.1:0 ]
+                  allow => [ %s ]
+                  udp_threads => %d
+                  scopes => { up => { servers => [ %s ], default => true } }
+                }
+                zones => {
+                  pool.test => { text => "
+                $TTL 300
+                @      SOA  ns1 hostmaster 1 7200 1800 604800 300
+                @      NS   ns1
+                ns1    A    127.0.0.1
+                %s
+                dyn    300  DYNA weighted!web
+                " }
+                }
+                plugins => {
+                  weighted => {
+                    service_types => up
+                    web => {
+                      a1 = [ 192.0.2.1, 10 ]
+                      a2 = [ 192.0.2.2, 30 ]
+                    }
+                  }
+                }
+                pva => { addr_list => [ 127.0.0.1 ], auto_addr_list => false, beacon_addr_list => [ 127.0.0.1 ],
+                         auto_beacon_addr_list => false, server => { enable => false, name_server => false } }
+                """.formatted(allow, udpThreads, upstream, wwwRecord);
+    }
+
+    @BeforeEach
+    void setUp() throws Exception {
+        clock = new VirtualScheduler();
+        upstream = new FakeUpstream((q, t) -> FakeUpstream.a(q, 9));
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (DnsTestClient c : clients) {
+            c.close();
+        }
+        if (engine != null) {
+            engine.stop();
+        }
+        upstream.close();
+        clock.close();
+    }
+
+    private void start(String text) throws Exception {
+        ConfigResult r = new ConfigLoader(Map.of()).parse(text, "loops.conf", tmp);
+        assertThat(r.problems()).isEmpty();
+        engine = Engine.create(EngineOptions.forTest(clock, new Random(3), tmp));
+        engine.start(r.config());
+    }
+
+    private InetSocketAddress listen() throws Exception {
+        ResolverService svc = clock.call(() -> ((DefaultEngine) engine).service(ResolverService.class));
+        return svc.boundAddresses().get(0);
+    }
+
+    private List<DnsTestClient> clients(InetSocketAddress server) throws Exception {
+        for (DnsTestClient c : clients) {
+            c.close();
+        }
+        clients.clear();
+        for (int i = 0; i < CLIENTS; i++) {
+            clients.add(new DnsTestClient(server));
+        }
+        return clients;
+    }
+
+    private static double metric(EngineSnapshot s, String name) {
+        return s.metrics().stream().filter(m -> m.name().equals(name)).mapToDouble(Metric::value).findFirst()
+                .orElseThrow(() -> new AssertionError("no metric " + name));
+    }
+
+    private static String upstreamAddress(FakeUpstream u) {
+        return u.address.getAddress().getHostAddress() + ":" + u.address.getPort();
+    }
+
+    @Test
+    void localQuestionsAreAnsweredOnAnswerLoopsAndCountedWithTheRest() throws Exception {
+        start(conf(3, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"));
+        int asked = 0;
+        for (DnsTestClient c : clients(listen())) {
+            Message www = c.ask("www.pool.test.", RrType.A);
+            assertThat(www.rcode()).isEqualTo(RrType.NOERROR);
+            assertThat((www.flags & Message.AA) != 0).isTrue();
+            assertThat(www.answer).singleElement().satisfies(rr -> assertThat(rr.rdata()).containsExactly(198, 51, 100, 7));
+            Message dyn = c.ask("dyn.pool.test.", RrType.A);
+            assertThat(dyn.answer).singleElement().satisfies(rr -> assertThat(rr.rdata()[3]).isIn((byte) 1, (byte) 2));
+            Message nx = c.ask("nosuch.pool.test.", RrType.A);
+            assertThat(nx.rcode()).isEqualTo(RrType.NXDOMAIN);
+            assertThat(nx.authority).extracting(rr -> rr.type()).containsExactly(RrType.SOA);
+            asked += 3;
+        }
+        EngineSnapshot s = engine.snapshot();
+        assertThat(s.resolver().queries()).isEqualTo(asked);
+        assertThat(s.resolver().localAnswers()).isEqualTo(asked);
+        double onLoops = metric(s, "lookout_resolver_answer_loop_answers_total");
+        assertThat(onLoops).isGreaterThan(0).isLessThanOrEqualTo(asked);
+        assertThat(metric(s, "lookout_resolver_udp_threads")).isEqualTo(3);
+        assertThat(metric(s, "lookout_resolver_internal_errors_total")).isZero();
+        // answers given on answer loops show in the recent traces like the engine loop's
+        assertThat(s.resolver().recentTraces()).hasSize(asked)
+                .allSatisfy(t -> assertThat(t.source()).isEqualTo("zone"));
+        // the DYNA answers were drawn from the pools by whichever loop answered
+        assertThat(s.pools().resources()).singleElement().satisfies(r -> assertThat(r.answers()).isEqualTo(CLIENTS));
+        assertThat(upstream.received).isEmpty();
+    }
+
+    @Test
+    void everyOtherQuestionIsHandedToTheEngineLoopAndAnsweredFromTheSamePort() throws Exception {
+        start(conf(3, "127.0.0.1/32", upstreamAddress(upstream), "www A 198.51.100.7"));
+        InetSocketAddress server = listen();
+        for (DnsTestClient c : clients(server)) {
+            // forwarded upstream, then answered from the cache: both on the engine loop
+            for (int i = 0; i < 2; i++) {
+                Message m = c.ask("host.example.org.", RrType.A);
+                assertThat(m.rcode()).isEqualTo(RrType.NOERROR);
+                assertThat(m.answer).singleElement().satisfies(rr -> assertThat(rr.rdata()[3]).isEqualTo((byte) 9));
+            }
+            // malformed: a header and a question cut short, answered FORMERR by the engine loop
+            c.send(new byte[] {0x12, 0x34, 0x01, 0x00, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 3, 'w'});
+            byte[] formerr = c.receive(10_000);
+            assertThat(formerr).isNotNull();
+            assertThat(formerr[3] & 0x0f).isEqualTo(RrType.FORMERR);
+        }
+        // clients outside the allow list are refused by the engine loop whatever socket they reach
+        int refused = 0;
+        for (int i = 0; i < CLIENTS; i++) {
+            try (DatagramSocket outside = new DatagramSocket(new InetSocketAddress("127.0.0.2", 0))) {
+                outside.setSoTimeout(10_000);
+                byte[] q = DnsTestClient.query(7, "www.pool.test.", RrType.A, false, 0);
+                outside.send(new DatagramPacket(q, q.length, server));
+                byte[] buf = new byte[512];
+                DatagramPacket p = new DatagramPacket(buf, buf.length);
+                outside.receive(p);
+                // the reply comes from the listen address and port, whichever socket read the query
+                assertThat(p.getSocketAddress()).isEqualTo(server);
+                assertThat(buf[3] & 0x0f).isEqualTo(RrType.REFUSED);
+                refused++;
+            }
+        }
+        EngineSnapshot s = engine.snapshot();
+        assertThat(refused).isEqualTo(CLIENTS);
+        assertThat(s.resolver().denied()).isEqualTo(CLIENTS);
+        assertThat(s.resolver().malformed()).isEqualTo(CLIENTS);
+        assertThat(s.resolver().cacheHits()).isEqualTo(CLIENTS * 2L - upstream.received.size());
+        assertThat(metric(s, "lookout_resolver_answer_loop_answers_total")).isZero();
+    }
+
+    @Test
+    void aReloadReachesTheAnswerLoopsAndUdpThreadsCanChange() throws Exception {
+        start(conf(3, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"));
+        for (DnsTestClient c : clients(listen())) {
+            assertThat(c.ask("www.pool.test.", RrType.A).answer.get(0).rdata()).containsExactly(198, 51, 100, 7);
+        }
+        ReloadResult r = engine.reload(conf(3, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.8"),
+                "loops.conf", tmp);
+        assertThat(r.applied()).isTrue();
+        for (DnsTestClient c : clients) {
+            assertThat(c.ask("www.pool.test.", RrType.A).answer.get(0).rdata()).containsExactly(198, 51, 100, 8);
+        }
+        // down to one socket and back to two: the listeners are rebound each time
+        for (int threads : new int[] {1, 2}) {
+            r = engine.reload(conf(threads, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100." + threads),
+                    "loops.conf", tmp);
+            assertThat(r.applied()).isTrue();
+            for (DnsTestClient c : clients(listen())) {
+                assertThat(c.ask("www.pool.test.", RrType.A).answer.get(0).rdata()).containsExactly(198, 51, 100, threads);
+            }
+            assertThat(metric(engine.snapshot(), "lookout_resolver_udp_threads")).isEqualTo(threads);
+        }
+    }
+
+    /**
+     * The answer loops draw with their own random sources from the same odds: 25 % / 75 % for
+     * weights 10 and 30. 4 000 DYNA answers over {@value #CLIENTS} clients, chi-squared with one
+     * degree of freedom against the critical value 15.137 (α = 1e-4).
+     */
+    @Test
+    void answerLoopDrawsFollowTheOdds() throws Exception {
+        start(conf(3, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"));
+        int n = 4_000;
+        int first = 0;
+        List<DnsTestClient> cs = clients(listen());
+        for (int i = 0; i < n; i++) {
+            Message m = cs.get(i % CLIENTS).ask("dyn.pool.test.", RrType.A);
+            if (m.answer.get(0).rdata()[3] == 1) {
+                first++;
+            }
+        }
+        double e1 = n * 0.25;
+        double e2 = n * 0.75;
+        double chi2 = Math.pow(first - e1, 2) / e1 + Math.pow(n - first - e2, 2) / e2;
+        assertThat(chi2).as("chi-squared for %d of %d answers on 192.0.2.1", first, n).isLessThan(15.137);
+        assertThat(metric(engine.snapshot(), "lookout_resolver_answer_loop_answers_total")).isGreaterThan(0);
+    }
+
+    @Test
+    void udpThreadsOutOfRangeIsAConfigurationError() {
+        for (String bad : new String[] {"0", "65", "two"}) {
+            ConfigResult r = new ConfigLoader(Map.of()).parse(conf(1, "127.0.0.0/8", "127.0.0.1:53", "www A 198.51.100.7")
+                    .replace("udp_threads => 1", "udp_threads => " + bad), "loops.conf", tmp);
+            assertThat(r.ok()).isFalse();
+            assertThat(r.problems()).anySatisfy(p -> {
+                assertThat(p.toString()).contains("resolver.udp_threads");
+                assertThat(p.line()).isEqualTo(4);
+            });
+        }
+    }
+}
