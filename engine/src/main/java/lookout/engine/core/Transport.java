@@ -150,6 +150,18 @@ public enum Transport {
         }
     }
 
+    /**
+     * Makes every datagram read report the address it was sent to as its
+     * {@code DatagramPacket.recipient()} (Linux {@code IP_RECVORIGDSTADDR}; epoll only: NIO has no
+     * way to tell). Before bind.
+     */
+    public void reportOriginalDestination(DatagramChannel ch) {
+        if (this != EPOLL) {
+            throw new UnsupportedOperationException("the original destination of a datagram is known on epoll only");
+        }
+        ch.config().setOption(EpollChannelOption.IP_RECVORIGDSTADDR, true);
+    }
+
     public ServerSocketChannel serverSocket(InetAddress local) {
         return this == EPOLL ? new EpollServerSocketChannel(family(local))
                 : new NioServerSocketChannel(SelectorProvider.provider(), family(local));

@@ -77,6 +77,12 @@ final class Addresses {
         return unmap(a) instanceof Inet4Address;
     }
 
+    /** An IPv4 address as a big-endian int. */
+    static int v4Int(InetAddress a) {
+        byte[] b = a.getAddress();
+        return (b[0] & 0xFF) << 24 | (b[1] & 0xFF) << 16 | (b[2] & 0xFF) << 8 | (b[3] & 0xFF);
+    }
+
     static InetAddress byBytes(byte[] b) {
         try {
             return InetAddress.getByAddress(b);

@@ -22,6 +22,9 @@ public final class NameServerSource implements Source, ResolvedNames.Listener {
     private final ResolvedNames resolved;
     /** Parsed GUID bytes by hex string, so a claim allocates nothing on the hot path. */
     private final Map<String, byte[]> guids = new HashMap<>();
+    /** The last GUID parsed or found: a subnet usually has few servers, so most claims hit it by identity. */
+    private String lastHex;
+    private byte[] lastGuid;
     private long claims;
     private long wants;
 
@@ -57,6 +60,9 @@ public final class NameServerSource implements Source, ResolvedNames.Listener {
     }
 
     private byte[] guidBytes(String hex) {
+        if (hex == lastHex) {
+            return lastGuid;
+        }
         byte[] g = guids.get(hex);
         if (g == null) {
             try {
@@ -72,6 +78,8 @@ public final class NameServerSource implements Source, ResolvedNames.Listener {
             }
             guids.put(hex, g);
         }
+        lastHex = hex;
+        lastGuid = g;
         return g;
     }
 
@@ -83,6 +91,8 @@ public final class NameServerSource implements Source, ResolvedNames.Listener {
     @Override
     public void withdrawn(Resolution resolution) {
         guids.remove(resolution.guid());
+        lastHex = null;
+        lastGuid = null;
     }
 
     long claims() {

@@ -127,7 +127,9 @@ public final class PvaServerService implements Service {
         udp = new UdpListener(ctx.scheduler(), responder);
         try {
             List<UdpListener.LocalAddress> locals = loopbackOnly ? loopbackAddresses() : interfaceAddresses();
-            int udpPort = udp.open(ctx.io(), locals, pva.broadcastPort(), forward);
+            // limited broadcasts (255.255.255.255) only when listening beyond loopback: the socket
+            // for them is bound to the wildcard address
+            int udpPort = udp.open(ctx.io(), locals, pva.broadcastPort(), forward, !loopbackOnly);
             responder.transmit(udp, udp.forwarding());
             if (pva.server().nameServer()) {
                 tcp = new NameServerListener(ctx.scheduler(), responder, counters, NameServerListener.MAX_CONNECTIONS);
@@ -287,7 +289,8 @@ public final class PvaServerService implements Service {
                 if (a instanceof Inet6Address && (a.isLinkLocalAddress() || !supportsV6())) {
                     continue;
                 }
-                out.add(new UdpListener.LocalAddress(a, a instanceof Inet4Address ? ia.getBroadcast() : null));
+                out.add(new UdpListener.LocalAddress(a, a instanceof Inet4Address ? ia.getBroadcast() : null,
+                        ia.getNetworkPrefixLength()));
             }
         }
         return out;

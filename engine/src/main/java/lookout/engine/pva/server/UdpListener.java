@@ -36,9 +36,13 @@ import lookout.engine.pva.wire.PvaCodec;
  * binds one socket per local unicast address (its destination is then known, and a reply sent
  * on it leaves from that address), one per IPv4 interface broadcast address (replies go out on
  * the socket of that interface's unicast address), and one bound to each forwarding group joined
- * on loopback. No wildcard socket: on Linux it would also receive every joined group's traffic
- * and duplicate answers. All share the port with other PVA servers (SO_REUSEADDR, as PVXS and
- * core-pva set it). Limitation: searches to 255.255.255.255 are not received.
+ * on loopback. All share the port with other PVA servers (SO_REUSEADDR, as PVXS and core-pva set
+ * it). Searches to the limited broadcast address 255.255.255.255 reach only a socket bound to the
+ * wildcard address, which on Linux also receives every subnet broadcast and every joined group's
+ * traffic: on epoll, where each datagram's original destination is known (IP_RECVORIGDSTADDR),
+ * one wildcard IPv4 socket takes the datagrams sent to 255.255.255.255 and ignores the rest (each
+ * also reached its own socket); its replies leave from the local address on the client's subnet.
+ * It is opened only when the server listens beyond loopback. On NIO there is no such socket.
  *
  * <p>Concurrency: sockets are opened and closed on the engine loop; their handlers run on the
  * I/O group, decode there (the codec is pure) and hop onto the engine loop with the decoded
@@ -76,9 +80,28 @@ final class UdpListener implements SearchResponder.Transmit {
         this.responder = responder;
     }
 
-    /** A local address to listen on, with the broadcast address of its interface (IPv4, may be null). */
-    record LocalAddress(InetAddress address, InetAddress broadcast) {
+    /**
+     * A local address to listen on, with the broadcast address of its interface (IPv4, may be
+     * null) and the interface's network prefix length (-1 when unknown).
+     */
+    record LocalAddress(InetAddress address, InetAddress broadcast, int prefix) {
+        LocalAddress(InetAddress address, InetAddress broadcast) {
+            this(address, broadcast, -1);
+        }
+
+        /** True when {@code a} lies on this address's IPv4 subnet. */
+        boolean sameSubnet(InetAddress a) {
+            if (!(address instanceof Inet4Address) || !(a instanceof Inet4Address) || prefix < 0 || prefix > 32) {
+                return false;
+            }
+            int mask = prefix == 0 ? 0 : -1 << (32 - prefix);
+            return (Addresses.v4Int(address) & mask) == (Addresses.v4Int(a) & mask);
+        }
     }
+
+    static final InetAddress LIMITED_BROADCAST = Addresses.byBytes(new byte[] {-1, -1, -1, -1});
+    /** Subnets for choosing where a reply to a limited broadcast leaves from (written before registration). */
+    private final List<LocalAddress> locals = new ArrayList<>();
 
     /**
      * Binds every socket. {@code port} 0 binds an ephemeral port for the first socket and the same
@@ -86,8 +109,15 @@ final class UdpListener implements SearchResponder.Transmit {
      */
     int open(EventLoopGroup io, List<LocalAddress> locals, int wantedPort, boolean forwardingWanted)
             throws IOException {
+        return open(io, locals, wantedPort, forwardingWanted, false);
+    }
+
+    /** As above; {@code limitedBroadcast}: also take searches sent to 255.255.255.255 (epoll only). */
+    int open(EventLoopGroup io, List<LocalAddress> locals, int wantedPort, boolean forwardingWanted,
+             boolean limitedBroadcast) throws IOException {
         Transport transport = Transport.of(io);
         port = wantedPort;
+        this.locals.addAll(locals);
         Map<InetAddress, InetAddress> broadcasts = new LinkedHashMap<>();
         for (LocalAddress la : locals) {
             Channel c = open(io, transport, la.address(), true,
@@ -107,6 +137,13 @@ final class UdpListener implements SearchResponder.Transmit {
                 open(io, transport, b.getKey(), false, new Arrival(Arrival.Kind.BROADCAST, b.getKey(), b.getValue()));
             } catch (IOException e) {
                 LOG.log(Level.WARNING, "PVA server: cannot listen on broadcast " + b.getKey() + ": " + e);
+            }
+        }
+        if (limitedBroadcast && transport == Transport.EPOLL && fallbackV4 != null) {
+            try {
+                openLimitedBroadcast(io, transport);
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.WARNING, "PVA server: cannot listen for searches to 255.255.255.255: " + e);
             }
         }
         forwarding = forwardingWanted && openForwarding(io, transport);
@@ -176,6 +213,33 @@ final class UdpListener implements SearchResponder.Transmit {
         bound.add(fmt(group, port));
     }
 
+    /** The wildcard IPv4 socket that keeps only datagrams sent to 255.255.255.255 (see the class comment). */
+    private void openLimitedBroadcast(EventLoopGroup io, Transport transport) throws IOException {
+        InetAddress any = Addresses.byBytes(new byte[4]);
+        DatagramChannel ch = Transport.bind(io, transport.batchedDatagram(any, MAX_DATAGRAMS_PER_READ),
+                new InetSocketAddress(any, port), c -> {
+                    c.config().setReuseAddress(true);
+                    c.config().setBroadcast(true);
+                    c.config().setReceiveBufferSize(RECEIVE_BUFFER);
+                    c.config().setWriteBufferWaterMark(WATER_MARK);
+                    transport.reportOriginalDestination(c);
+                    c.pipeline().addLast(new Inbound(null));
+                });
+        channels.add(ch);
+        bound.add(fmt(LIMITED_BROADCAST, port));
+    }
+
+    /** Where a reply to a limited broadcast from {@code client} leaves: the local address on its subnet. */
+    private InetAddress replyFromFor(InetAddress client) {
+        InetAddress c = Addresses.unmap(client);
+        for (LocalAddress la : locals) {
+            if (la.sameSubnet(c)) {
+                return la.address();
+            }
+        }
+        return ((InetSocketAddress) fallbackV4.localAddress()).getAddress();
+    }
+
     /** A listening socket on {@code local} and the shared port (SO_REUSEADDR, broadcast allowed). */
     private Channel open(EventLoopGroup io, Transport transport, InetAddress local, boolean mayPickPort,
                          Arrival arrival) throws IOException {
@@ -225,6 +289,7 @@ final class UdpListener implements SearchResponder.Transmit {
         }
         channels.clear();
         byLocal.clear();
+        locals.clear();
     }
 
     @Override
@@ -329,7 +394,11 @@ final class UdpListener implements SearchResponder.Transmit {
         return (a instanceof Inet6Address ? "[" + h + "]" : h) + ":" + port;
     }
 
-    /** Decodes on the I/O thread, then hands the messages to the responder on the engine loop. */
+    /**
+     * Decodes on the I/O thread, then hands the messages to the responder on the engine loop.
+     * {@code arrival} null: the limited-broadcast socket, which keeps only datagrams whose original
+     * destination is 255.255.255.255.
+     */
     private final class Inbound extends SimpleChannelInboundHandler<DatagramPacket> {
         private final Arrival arrival;
 
@@ -339,10 +408,19 @@ final class UdpListener implements SearchResponder.Transmit {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
-            DatagramContents contents = PvaCodec.decodeDatagram(packet.content());
             InetSocketAddress source = packet.sender();
+            Arrival arrival = this.arrival;
+            if (arrival == null) {
+                InetSocketAddress to = packet.recipient();
+                if (to == null || source == null || !LIMITED_BROADCAST.equals(to.getAddress())) {
+                    return; // sent to an address another socket of ours listens on: answered there
+                }
+                arrival = new Arrival(Arrival.Kind.BROADCAST, LIMITED_BROADCAST, replyFromFor(source.getAddress()));
+            }
+            DatagramContents contents = PvaCodec.decodeDatagram(packet.content());
+            Arrival at = arrival;
             inBurst = true;
-            scheduler.run(() -> responder.onDatagram(contents, source, arrival));
+            scheduler.run(() -> responder.onDatagram(contents, source, at));
         }
 
         @Override

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Runs {@link NetnsScenarios} in a private network namespace: {@code unshare -n sh -c
- * 'ip link set lo up && exec java -cp <test class path> ...'}. Needs root (or user namespaces)
+ * 'ip link set lo up && ip addr add 10.9.0.1/24 dev lo && exec java -cp <test class path> ...'}
+ * (the extra address: a subnet that is not loopback, for the limited-broadcast scenario). Needs root (or user namespaces)
  * and python3 (the forged multicast source); skipped, loudly, when {@code unshare} is refused.
  */
 class ForwardingNetnsTest {
@@ -22,7 +23,7 @@ class ForwardingNetnsTest {
         boolean can = probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
         Assumptions.assumeTrue(can, "unshare -n not permitted here: namespace tests skipped");
         ProcessBuilder pb = new ProcessBuilder("unshare", "-n", "sh", "-c",
-                "ip link set lo up && exec \"$0\" -Djava.net.preferIPv4Stack=false -cp \"$1\" "
+                "ip link set lo up && ip addr add 10.9.0.1/24 dev lo && exec \"$0\" -Djava.net.preferIPv4Stack=false -cp \"$1\" "
                         + NetnsScenarios.class.getName() + " \"$2\"", java, cp, scenario);
         pb.redirectErrorStream(true);
         Process p = pb.start();
@@ -58,6 +59,13 @@ class ForwardingNetnsTest {
         assertAllPass(run("shared"), List.of("child server started", "forwarding active",
                 "unicast search answered by both servers", "replies come from the address searched",
                 "unicast discovery ping reaches both processes"));
+    }
+
+    @Test
+    void aSearchToTheLimitedBroadcastAddressIsAnsweredOnceFromTheClientsSubnet() throws Exception {
+        assertAllPass(run("limited"), List.of("listening for limited broadcasts", "search to 255.255.255.255 answered once",
+                "reply from the address on the client's subnet", "search to an own address answered once",
+                "two searches counted"));
     }
 
     @Test

@@ -40,6 +40,7 @@ public final class NetnsScenarios {
             case "serve" -> serve();
             case "shared" -> shared();
             case "rules" -> rules();
+            case "limited" -> limitedBroadcast();
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
@@ -227,6 +228,41 @@ public final class NetnsScenarios {
                     r.isEmpty() ? "none" : String.valueOf(r.get(0).from()));
             PvaServerSnapshot s = h.serverSnapshot();
             System.out.println("DROPS " + s.drops());
+        }
+    }
+
+    /**
+     * A search sent to 255.255.255.255 is answered once, from the local address on the client's
+     * subnet; datagrams to the server's other addresses are not answered twice for it. The
+     * namespace's {@code lo} also carries 10.9.0.1/24 (ForwardingNetnsTest), a subnet of a
+     * non-loopback address: the server listens beyond loopback only when pointed at one.
+     */
+    private static void limitedBroadcast() throws Exception {
+        InetAddress subnet = InetAddress.getByName("10.9.0.1");
+        FakeResolved resolved = new FakeResolved();
+        resolved.resolve(PV, GUID_A, new InetSocketAddress("127.0.0.1", 6000));
+        lookout.engine.config.PvaConfig beyond = new lookout.engine.config.PvaConfig(
+                List.of(new lookout.engine.config.PvaConfig.PvaAddress("10.9.0.255", 0)), false, List.of(), PORT, 0, List.of(), false,
+                List.of(), new lookout.engine.config.PvaConfig.PvaServerConfig(true, false), List.of(), false, List.of());
+        try (ServerHarness h = new ServerHarness(resolved, false).start(beyond);
+             DatagramSocket client = new DatagramSocket(new InetSocketAddress(subnet, 0))) {
+            client.setBroadcast(true);
+            List<String> listeners = h.serverSnapshot().udpListeners();
+            check("listening for limited broadcasts", listeners.contains("255.255.255.255:" + PORT), "bound " + listeners);
+            int cp = client.getLocalPort();
+            byte[] search = RawPva.bytes(RawPva.search(3, 0, null, cp, PV));
+            send(client, search, new InetSocketAddress(InetAddress.getByName("255.255.255.255"), PORT));
+            List<Received> got = receive(client, 1500);
+            check("search to 255.255.255.255 answered once", got.size() == 1, "replies " + got.size());
+            check("reply from the address on the client's subnet",
+                    !got.isEmpty() && got.get(0).from().equals(new InetSocketAddress(subnet, PORT)),
+                    got.isEmpty() ? "none" : String.valueOf(got.get(0).from()));
+            // a search to the server's own address reaches the wildcard socket too: answered once only
+            send(client, search, new InetSocketAddress(subnet, PORT));
+            List<Received> direct = receive(client, 1500);
+            check("search to an own address answered once", direct.size() == 1, "replies " + direct.size());
+            PvaServerSnapshot s = h.serverSnapshot();
+            check("two searches counted", s.searchesReceived() == 2, "searches " + s.searchesReceived());
         }
     }
 

@@ -91,6 +91,7 @@ public final class PvaServerBench {
 
     /** Lookout's server vouching for the names (what its PVA client would have resolved), in its own JVM. */
     static void serveLookout() throws Exception {
+        lookout.engine.core.Transport.leakDetectionOffUnlessAsked(); // as the engine does at start
         Map<String, ResolvedNames.Resolution> table = new HashMap<>();
         InetSocketAddress real = new InetSocketAddress("127.0.0.1", 5075);
         for (String n : names()) {
@@ -160,8 +161,8 @@ public final class PvaServerBench {
         try {
             System.out.printf("machine: %d cores, %s %s%n", Runtime.getRuntime().availableProcessors(),
                     System.getProperty("java.vm.name"), System.getProperty("java.version"));
-            System.out.printf("names: %d, window: %d datagrams outstanding, %d s per measurement (after a 5-s warm-up)%n",
-                    NAMES, window, seconds);
+            System.out.printf("names: %d, window: %d datagrams outstanding, %d s per measurement (after a 5-s warm-up), load generator %s%n",
+                    NAMES, window, seconds, System.getenv("PVA_LOAD") == null ? "Java" : "C (" + System.getenv("PVA_LOAD") + ")");
             for (int perMessage : new int[] {1, 4, 30}) {
                 for (int round = 0; round < 2; round++) {
                     boolean measure = round == 1;
@@ -215,9 +216,16 @@ public final class PvaServerBench {
 
     /** Runs the load generator in a child JVM; the server's CPU time is read from its own process. */
     static Result phase(Server server, int perMessage, int window, int seconds) throws Exception {
-        Process p = new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"), PvaServerBench.class.getName(),
-                "load", Integer.toString(server.port()), Integer.toString(perMessage), Integer.toString(window),
-                Integer.toString(seconds)).redirectErrorStream(true).start();
+        // PVA_LOAD=path: the C generator (bench/pva-load.c; batched syscalls, ~1 us per search),
+        // else the Java one (one thread, a syscall per datagram, ~6 us per search)
+        String c = System.getenv("PVA_LOAD");
+        List<String> cmd = c != null && !c.isBlank()
+                ? List.of(c, Integer.toString(server.port()), Integer.toString(NAMES), Integer.toString(perMessage),
+                        Integer.toString(window), Integer.toString(seconds))
+                : List.of(java(), "-cp", System.getProperty("java.class.path"), PvaServerBench.class.getName(),
+                        "load", Integer.toString(server.port()), Integer.toString(perMessage), Integer.toString(window),
+                        Integer.toString(seconds));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         long cpu0 = server.cpuNanos();
         long user0 = server.userNanos();
         String out = new String(p.getInputStream().readAllBytes());
