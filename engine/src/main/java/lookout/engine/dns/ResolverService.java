@@ -222,7 +222,7 @@ public final class ResolverService implements Service, Commands.Resolver {
                     // leave in one go at the end of the burst (UdpHandler.channelReadComplete)
                     io.netty.channel.socket.DatagramChannel u;
                     try {
-                        u = Transport.bind(ctx.io(), transport.batchedDatagram(a.getAddress(), 16), a, ch -> {
+                        u = Transport.bind(ctx.io(), transport.batchedDatagram(a.getAddress(), 64), a, ch -> {
                             if (udpThreads > 1) {
                                 transport.reusePort(ch);
                             }
@@ -254,7 +254,7 @@ public final class ResolverService implements Service, Commands.Resolver {
                 DynamicRecords pools = ctx.service(DynamicRecords.class);
                 for (int i = 1; i < udpThreads; i++) {
                     try {
-                        Channel extra = Transport.bind(answerLoops, transport.batchedDatagram(a.getAddress(), 16), actual, ch -> {
+                        Channel extra = Transport.bind(answerLoops, transport.batchedDatagram(a.getAddress(), 64), actual, ch -> {
                             transport.reusePort(ch);
                             AnswerLoopHandler h = new AnswerLoopHandler(ch, primary, pools);
                             answerHandlers.add(h);
