@@ -115,6 +115,40 @@ class PoolsPaneFXTest {
         waitFor(() -> fx(() -> Math.abs(a.odds() - 10 / 16.0) < 1e-9));
     }
 
+    /** admin_state's {@code weighted!NAME}: the whole resource forced, its monitors ignored, kept apart from address states. */
+    @Test
+    void forcingAWholeResourceDownPutsItInFailoverAndReleasingRestoresIt(FxRobot robot) throws Exception {
+        @SuppressWarnings("unchecked")
+        TreeTableView<PoolRow> tree = robot.lookup("#poolTree").queryAs(TreeTableView.class);
+        waitFor(() -> fx(() -> find(tree.getRoot(), PoolRow.Kind.RESOURCE, "pool") != null));
+        PoolRow pool = fx(() -> find(tree.getRoot(), PoolRow.Kind.RESOURCE, "pool").getValue());
+        PoolRow a = fx(() -> find(tree.getRoot(), PoolRow.Kind.ITEM, "a").getValue());
+        PoolRow family = fx(() -> find(tree.getRoot(), PoolRow.Kind.FAMILY, "ipv4").getValue());
+
+        // a family line cannot be forced: admin_state has no key for it
+        robot.interact(() -> tree.getSelectionModel().select(find(tree.getRoot(), PoolRow.Kind.FAMILY, "ipv4")));
+        assertThat(robot.lookup("#forceDown").query().isDisabled()).isTrue();
+
+        robot.interact(() -> tree.getSelectionModel().select(find(tree.getRoot(), PoolRow.Kind.RESOURCE, "pool")));
+        assertThat(robot.lookup("#forceDown").query().isDisabled()).isFalse();
+        robot.clickOn("#forceDown");
+        waitFor(() -> robot.lookup("#confirmForce").tryQuery().isPresent());
+        robot.clickOn("#confirmForce");
+        waitFor(() -> fx(family::failover));
+        assertThat(fx(pool::forced)).startsWith("DOWN");
+        assertThat(fx(a::forced)).as("no address forced").isEmpty();
+        assertThat(console.engine.snapshot().pools().forced()).extracting(f -> f.key()).containsExactly("weighted!pool");
+        // failover: answered as if every address were UP
+        assertThat(fx(a::odds)).isCloseTo(10 / 16.0, org.assertj.core.data.Offset.offset(1e-9));
+
+        robot.interact(() -> tree.getSelectionModel().select(find(tree.getRoot(), PoolRow.Kind.RESOURCE, "pool")));
+        robot.clickOn("#release");
+        waitFor(() -> robot.lookup("#confirmForce").tryQuery().isPresent());
+        robot.clickOn("#confirmForce");
+        waitFor(() -> fx(() -> !family.failover() && pool.forced().isEmpty()));
+        assertThat(console.engine.snapshot().pools().forced()).isEmpty();
+    }
+
     @Test
     void whatIfRecomputesTheOddsWithoutApplyingAnything(FxRobot robot) throws Exception {
         @SuppressWarnings("unchecked")

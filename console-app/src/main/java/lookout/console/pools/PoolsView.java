@@ -95,16 +95,17 @@ public final class PoolsView {
         });
 
         var selectedItem = tree.getSelectionModel().selectedItemProperty();
-        javafx.beans.binding.BooleanBinding notAddress = javafx.beans.binding.Bindings.createBooleanBinding(
-                () -> selectedItem.get() == null || selectedItem.get().getValue().kind() != PoolRow.Kind.ITEM, selectedItem);
-        forceUpButton.disableProperty().bind(notAddress);
-        forceDownButton.disableProperty().bind(notAddress);
-        releaseButton.disableProperty().bind(notAddress);
+        // an address or a whole resource can be forced; families and groups cannot (admin_state has no key for them)
+        javafx.beans.binding.BooleanBinding notForcible = javafx.beans.binding.Bindings.createBooleanBinding(
+                () -> selectedItem.get() == null || PoolsViewModel.forceKey(selectedItem.get().getValue()) == null, selectedItem);
+        forceUpButton.disableProperty().bind(notForcible);
+        forceDownButton.disableProperty().bind(notForcible);
+        releaseButton.disableProperty().bind(notForcible);
     }
 
-    private PoolRow selectedAddress() {
+    private PoolRow selectedForcible() {
         var t = tree.getSelectionModel().getSelectedItem();
-        return t == null || t.getValue().kind() != PoolRow.Kind.ITEM ? null : t.getValue();
+        return t == null || PoolsViewModel.forceKey(t.getValue()) == null ? null : t.getValue();
     }
 
     @FXML
@@ -123,7 +124,7 @@ public final class PoolsView {
     }
 
     private void confirmAndForce(String state) {
-        PoolRow row = selectedAddress();
+        PoolRow row = selectedForcible();
         if (row == null) {
             return;
         }
@@ -131,21 +132,26 @@ public final class PoolsView {
             vm.force(row, state); // hypothetical: nothing to confirm, nothing applied
             return;
         }
-        if (confirm("Force " + state, "Force " + PoolsViewModel.forceKey(row) + " " + state
-                + " until released? Every resource using " + row.target() + " is affected; the state is kept across restarts.")) {
+        String effect = row.kind() == PoolRow.Kind.RESOURCE
+                ? (state.equals("DOWN")
+                        ? " Its monitors are ignored and it goes into failover: answered as if every address were UP, failure signalled."
+                        : " Its monitors are ignored: every address counts as UP.")
+                : " Every resource using " + row.target() + " is affected.";
+        if (confirm("Force " + state, "Force " + PoolsViewModel.forceKey(row) + " " + state + " until released?" + effect
+                + " The state is kept across restarts.")) {
             vm.force(row, state);
         }
     }
 
     @FXML
     private void onRelease() {
-        PoolRow row = selectedAddress();
+        PoolRow row = selectedForcible();
         if (row != null && vm.whatIfProperty().get()) {
             vm.release(row);
             return;
         }
         if (row != null && confirm("Release", "Release the forced state of " + PoolsViewModel.forceKey(row)
-                + "? Its monitors decide again.")) {
+                + "? " + (row.kind() == PoolRow.Kind.RESOURCE ? "Its addresses' own states" : "Its monitors") + " decide again.")) {
             vm.release(row);
         }
     }

@@ -141,6 +141,7 @@ public final class PoolsViewModel {
             rr.name.set(r.name());
             rr.target.set(r.kind());
             rr.note.set(r.answers() + " answers drawn");
+            rr.forced.set(r.forcedState() == null ? "" : r.forcedState());
             List<TreeItem<PoolRow>> fams = new ArrayList<>();
             long total = 0;
             long live = 0;
@@ -259,14 +260,25 @@ public final class PoolsViewModel {
 
     // ------------------------------------------------------------------ actions
 
-    /** The admin_state glob that covers every monitor of an address: {@code 192.0.2.1/*}. */
+    /**
+     * The admin_state key a force on {@code row} sets: every monitor of an address
+     * ({@code 192.0.2.1/*}) or a whole resource ({@code weighted!NAME}: every item UP, or DOWN and
+     * so in failover, monitors ignored); null for family and group lines, which cannot be forced.
+     */
     public static String forceKey(PoolRow row) {
-        return row.target() + "/*";
+        return switch (row.kind()) {
+            case ITEM -> row.target() + "/*";
+            case RESOURCE -> "weighted!" + row.name();
+            default -> null;
+        };
     }
 
-    /** Forces an address (every service type on it) UP or DOWN until released; in what-if mode, only hypothetically. */
+    /** Forces an address or a resource UP or DOWN until released; in what-if mode, only hypothetically. */
     public CompletableFuture<Void> force(PoolRow row, String state) {
         String key = forceKey(row);
+        if (key == null) {
+            return CompletableFuture.completedFuture(null);
+        }
         if (whatIf.get()) {
             hypothetical.put(key, state);
             return recomputeWhatIf();
@@ -277,6 +289,9 @@ public final class PoolsViewModel {
 
     public CompletableFuture<Void> release(PoolRow row) {
         String key = forceKey(row);
+        if (key == null) {
+            return CompletableFuture.completedFuture(null);
+        }
         if (whatIf.get()) {
             hypothetical.remove(key);
             return recomputeWhatIf();
@@ -310,6 +325,10 @@ public final class PoolsViewModel {
                 return null; // left what-if mode while the engine was computing
             }
             for (PoolsSnapshot.PoolResource r : list) {
+                PoolRow rr = row("RESOURCE:" + r.name());
+                if (rr != null) {
+                    rr.whatIfState.set(r.forcedState() == null ? "" : "forced " + r.forcedState());
+                }
                 for (PoolsSnapshot.PoolFamily f : r.families()) {
                     String fk = r.name() + "/" + f.family();
                     PoolRow fr = row("FAMILY:" + fk);

@@ -323,7 +323,8 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
 
     /**
      * What-if odds: the resources as they would be if each monitor matching a glob of
-     * {@code hypothetical} had the given state ({@code UP}/{@code DOWN}), without applying anything.
+     * {@code hypothetical} had the given state ({@code UP}/{@code DOWN}), and each resource matching
+     * a {@code weighted!GLOB} key were forced to it, without applying anything.
      */
     public List<PoolsSnapshot.PoolResource> whatIf(Map<String, String> hypothetical) {
         Map<Pattern, Boolean> overrides = new LinkedHashMap<>();
@@ -336,6 +337,14 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
         }
         List<PoolsSnapshot.PoolResource> out = new ArrayList<>();
         for (ResourceRuntime r : resources.values()) {
+            // a weighted!GLOB key forces the resource hypothetically, as the admin_state file would
+            AdminState.Entry resourceForced = r.forced;
+            for (var e : hypothetical.entrySet()) {
+                if (e.getKey().startsWith(RESOURCE_PREFIX)
+                        && AdminState.resolvePattern(e.getKey()).matcher(RESOURCE_PREFIX + r.name).matches()) {
+                    resourceForced = AdminState.parseValue(e.getKey(), e.getValue());
+                }
+            }
             List<PoolsSnapshot.PoolFamily> fams = new ArrayList<>();
             for (FamilyRuntime f : r.families) {
                 boolean[] down = new boolean[f.plan.items()];
@@ -350,13 +359,13 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                         down[i] |= d;
                     }
                 }
-                if (r.forced != null) {
-                    java.util.Arrays.fill(down, r.forced.down());
+                if (resourceForced != null) {
+                    java.util.Arrays.fill(down, resourceForced.down());
                 }
-                fams.add(familySnapshot(f, f.plan.live(down), down, r.forced != null));
+                fams.add(familySnapshot(f, f.plan.live(down), down, resourceForced != null));
             }
             out.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers.sum(),
-                    r.forced == null ? null : r.forced.value()));
+                    resourceForced == null ? null : resourceForced.value()));
         }
         return out;
     }

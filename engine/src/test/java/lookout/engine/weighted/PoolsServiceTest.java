@@ -262,6 +262,15 @@ class PoolsServiceTest {
             PoolsSnapshot.PoolFamily corp = hypo.stream().filter(r -> r.name().equals("corpwww")).findFirst().orElseThrow().families().get(0);
             assertThat(corp.failover()).isTrue(); // 16 < ceil(57.5)
             assertThat(family(ctx, svc, "corpwww", "cname").failover()).isFalse();
+
+            // a weighted!GLOB key forces whole resources hypothetically, as admin_state would
+            List<PoolsSnapshot.PoolResource> forced = ctx.call(() -> svc.whatIf(Map.of("weighted!corp*", "DOWN")));
+            PoolsSnapshot.PoolResource corpwww = forced.stream().filter(r -> r.name().equals("corpwww")).findFirst().orElseThrow();
+            assertThat(corpwww.forcedState()).isEqualTo("DOWN");
+            assertThat(corpwww.families()).allSatisfy(f -> assertThat(f.failover()).isTrue());
+            assertThat(forced).filteredOn(r -> !r.name().startsWith("corp"))
+                    .allSatisfy(r -> assertThat(r.forcedState()).isNull());
+            assertThat(ctx.call(svc::snapshot).resources()).allSatisfy(r -> assertThat(r.forcedState()).isNull());
             stop(ctx, svc);
         }
     }
