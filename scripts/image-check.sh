@@ -3,7 +3,8 @@
 #   - lookout --check-config on a bad file exits 1 printing FILE:LINE:COLUMN: message,
 #     on a good file exits 0;
 #   - lookout --headless --config F with status.listen on a free loopback port answers /status
-#     (valid JSON) and /metrics, then exits 0 on SIGTERM.
+#     (valid JSON) and /metrics, reloads the file on SIGHUP (a bad edit rejected, a good one
+#     applied), then exits 0 on SIGTERM.
 # Everything is bounded in time; nothing leaves 127.0.0.1.
 #   scripts/image-check.sh [IMAGE_DIR]      (default jlink/target/lookout)
 set -euo pipefail
@@ -127,6 +128,24 @@ pass "/metrics: Prometheus text, $(grep -vc '^#' "$work/metrics.txt") samples"
 
 code=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' "$url/nowhere")
 [[ $code == 404 ]] || fail "/nowhere answered $code, expected 404"
+
+# SIGHUP reloads the file: a bad edit is rejected and changes nothing, a good one is applied
+wait_log() { # PATTERN: at most 20 s
+    for _ in $(seq 1 40); do grep -q "$1" "$work/headless.log" && return 0; sleep 0.5; done
+    cat "$work/headless.log" >&2; fail "no '$1' in the headless log 20 s after SIGHUP"
+}
+version() { curl -fsS --max-time 10 "$url/metrics" | sed -n 's/^lookout_config_version //p'; }
+sed -i 's|^  allow => \[ 127.0.0.0/8 \]$|  allow => [ 127.0.0.0/8 ]\n  cache_size => lots|' "$good"
+grep -q 'cache_size => lots' "$good" || fail "could not edit $good for the reload check"
+kill -HUP "$pid"
+wait_log "rejected (1 problem)"
+grep -q "$good:[0-9]*:[0-9]*: .*resolver.cache_size" "$work/headless.log" || { cat "$work/headless.log" >&2; fail "the rejected reload does not name FILE:LINE:COLUMN"; }
+[[ $(version) == 1 ]] || fail "a rejected reload changed the configuration version"
+sed -i 's|cache_size => lots|cache_size => 2000|' "$good"
+kill -HUP "$pid"
+wait_log "reloaded: version 2"
+[[ $(version) == 2 ]] || fail "after a good reload /metrics does not say version 2"
+pass "--headless: SIGHUP rejects a bad file (version stays 1) and applies a good one (version 2)"
 
 kill -TERM "$pid"
 rc=

@@ -6,6 +6,7 @@ module lookout.console {
     requires org.controlsfx.controls;
     requires java.management;
     requires java.logging; // the launcher's headless mode logs to stdout through java.util.logging
+    requires jdk.unsupported; // sun.misc.Signal: SIGHUP reloads the configuration in headless mode
 
     exports lookout.console;
 

@@ -10,6 +10,7 @@ import java.util.logging.Logger;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineOptions;
+import lookout.engine.api.ReloadResult;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigProblem;
@@ -18,7 +19,10 @@ import lookout.engine.config.ConfigResult;
 /**
  * {@code lookout --headless [--config FILE]}: the engine alone, no JavaFX, until SIGTERM (or
  * SIGINT), logging to standard output; exit status 0 after an orderly stop, 1 when the
- * configuration is invalid or the engine cannot start (a port already taken, say).
+ * configuration is invalid or the engine cannot start (a port already taken, say). SIGHUP
+ * reloads the configuration file live, as the console's Apply does: an invalid file is logged
+ * problem by problem (FILE:LINE:COLUMN) and changes nothing; a valid one is applied and its
+ * changes logged.
  *
  * <p>Engine events are logged too (logger {@code lookout.events}), at WARNING for the abnormal
  * ones, so the log reads like the console's Events pane.
@@ -29,9 +33,13 @@ public final class Headless {
     private static final Logger EVENTS = Logger.getLogger("lookout.events");
 
     private final Engine engine;
+    private final Path config;
+    private final ConfigLoader loader;
 
-    private Headless(Engine engine) {
+    private Headless(Engine engine, Path config, ConfigLoader loader) {
         this.engine = engine;
+        this.config = config;
+        this.loader = loader;
     }
 
     public Engine engine() {
@@ -70,7 +78,57 @@ public final class Headless {
             throw e;
         }
         LOG.info("engine running on " + c.source().name() + " (version 1, sha256 " + c.source().shortHash() + ")");
-        return new Headless(engine);
+        return new Headless(engine, config, loader);
+    }
+
+    /**
+     * Reloads the configuration file (SIGHUP): parsed and validated, then applied live, or
+     * rejected with every problem logged and the running configuration kept. Returns the result,
+     * or null when there is no file (the embedded default). Blocking; not on the engine loop.
+     */
+    public ReloadResult reload() {
+        if (config == null) {
+            LOG.warning("reload asked for, but the engine runs on the embedded default: no file to read");
+            return null;
+        }
+        ConfigResult r = loader.load(config);
+        ReloadResult result = engine.apply(r);
+        if (result.applied()) {
+            LOG.info("configuration " + config + " reloaded: version " + result.version() + ", "
+                    + (result.diff().isEmpty() ? "nothing changed" : result.diff().changes().size() + " change(s)"));
+            for (var c : result.diff().changes()) {
+                LOG.info("  " + c);
+            }
+        } else {
+            LOG.warning("configuration " + config + " rejected (" + result.problems().size()
+                    + (result.problems().size() == 1 ? " problem" : " problems") + "): the running configuration stays");
+            for (ConfigProblem p : result.problems()) {
+                LOG.warning("  " + p);
+            }
+        }
+        return result;
+    }
+
+    /**
+     * SIGHUP → {@link #reload}, on a thread of its own so that the JVM's signal thread never waits
+     * for the engine. Where the platform has no SIGHUP (Windows), nothing is installed.
+     */
+    void reloadOnHangup() {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> {
+                Thread t = new Thread(() -> {
+                    try {
+                        reload();
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.SEVERE, "reload failed: " + e.getMessage(), e);
+                    }
+                }, "lookout-reload");
+                t.setDaemon(true);
+                t.start();
+            });
+        } catch (IllegalArgumentException e) {
+            LOG.fine("no SIGHUP here: reload by signal unavailable (" + e.getMessage() + ")");
+        }
     }
 
     /** The launcher's entry: never returns normally while the engine runs; the shutdown hook exits 0. */
@@ -87,6 +145,7 @@ public final class Headless {
         if (h == null) {
             return 1;
         }
+        h.reloadOnHangup();
         CountDownLatch forever = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // java.util.logging resets its handlers in its own shutdown hook, concurrently with

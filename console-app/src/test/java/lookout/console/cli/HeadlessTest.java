@@ -42,6 +42,54 @@ class HeadlessTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith(f + ":2:1: ");
     }
 
+    /** SIGHUP's work: a bad file is rejected with its positions and changes nothing; a good one is applied. */
+    @Test
+    void reloadAppliesAValidFileAndKeepsTheRunningOneOnABadFile() throws Exception {
+        int udp;
+        int tcp;
+        try (DatagramSocket d = new DatagramSocket(0, InetAddress.getLoopbackAddress());
+             ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            udp = d.getLocalPort();
+            tcp = s.getLocalPort();
+        }
+        String good = """
+                resolver => { listen => [ 127.0.0.1:0 ], cache_size => %s }
+                pva => {
+                  addr_list => [ 127.0.0.1 ]
+                  auto_addr_list => false
+                  beacon_addr_list => [ 127.0.0.1 ]
+                  auto_beacon_addr_list => false
+                  broadcast_port => %d
+                  server_port => %d
+                }
+                state_dir => state
+                """;
+        Path f = dir.resolve("reload.conf");
+        Files.writeString(f, good.formatted("1000", udp, tcp));
+        Headless h = Headless.start(f, options(), errStream());
+        assertThat(h).isNotNull();
+        try {
+            Files.writeString(f, good.formatted("lots", udp, tcp));
+            lookout.engine.api.ReloadResult bad = h.reload();
+            assertThat(bad.applied()).isFalse();
+            assertThat(bad.problems()).anySatisfy(p -> {
+                assertThat(p.toString()).startsWith(f + ":1:");
+                assertThat(p.toString()).contains("resolver.cache_size");
+            });
+            assertThat(h.engine().snapshot().config().version()).isEqualTo(1);
+            assertThat(h.engine().snapshot().resolver().cacheCapacity()).isEqualTo(1000);
+
+            Files.writeString(f, good.formatted("2000", udp, tcp));
+            lookout.engine.api.ReloadResult ok = h.reload();
+            assertThat(ok.applied()).isTrue();
+            assertThat(ok.version()).isEqualTo(2);
+            assertThat(ok.diff().changes()).extracting(c -> c.path()).containsExactly("resolver.cache_size");
+            assertThat(h.engine().snapshot().resolver().cacheCapacity()).isEqualTo(2000);
+        } finally {
+            h.stop();
+        }
+    }
+
     @Test
     void aValidFileRunsTheEngineUntilStopped() throws Exception {
         int udp;

@@ -79,12 +79,14 @@ public final class ResolverService implements Service, Commands.Resolver {
     /** Loops reading the extra UDP sockets; null when {@code udp_threads} is 1. */
     private EventLoopGroup answerLoops;
     private int udpThreads = 1;
-    private final List<AnswerLoopHandler> answerHandlers = new ArrayList<>();
+    private final List<UdpHandler> udpHandlers = new ArrayList<>();
     /** What answer loops answer from; replaced on the engine loop on start and reload. */
     private volatile LoopView loopView;
-    // written by answer loops, read by snapshots
+    // written by the sockets' loops, read by snapshots: local answers on the fast path (all
+    // sockets), those of them on answer loops, and fast-path failures (bugs)
+    private final LongAdder fastAnswers = new LongAdder();
     private final LongAdder loopAnswers = new LongAdder();
-    private final LongAdder loopErrors = new LongAdder();
+    private final LongAdder fastErrors = new LongAdder();
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private List<Cidr> allow = List.of();
     private Scheduler.Cancellable rateTimer = Scheduler.Cancellable.NONE;
@@ -119,9 +121,9 @@ public final class ResolverService implements Service, Commands.Resolver {
         }, 1, 1, TimeUnit.SECONDS);
     }
 
-    /** Questions received: the engine loop's and those answered on answer loops. */
+    /** Questions received: the resolver's and those answered on the sockets' fast path. */
     private long queriesTotal() {
-        return resolver.queries + loopAnswers.sum();
+        return resolver.queries + fastAnswers.sum();
     }
 
     /** What an answer loop needs to answer a local question: all immutable. */
@@ -167,7 +169,7 @@ public final class ResolverService implements Service, Commands.Resolver {
 
     /** Exceptions caught while handling a client packet: always 0 unless there is a bug. */
     long internalErrors() {
-        return internalErrors;
+        return internalErrors + fastErrors.sum();
     }
 
     @Override
@@ -203,7 +205,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         }
         listeners.clear();
         bound.clear();
-        answerHandlers.clear();
+        udpHandlers.clear();
     }
 
     // ------------------------------------------------------------------ listeners
@@ -226,7 +228,8 @@ public final class ResolverService implements Service, Commands.Resolver {
                             if (udpThreads > 1) {
                                 transport.reusePort(ch);
                             }
-                            ch.pipeline().addLast(new UdpHandler(ch));
+                            // on the engine loop: the pools' own answerer (engine loop confined)
+                            ch.pipeline().addLast(new UdpHandler(ch, ctx.service(DynamicRecords.class)));
                         });
                     } catch (IOException e) {
                         throw new IOException("resolver cannot listen on " + a + " (UDP): " + e.getMessage(), e);
@@ -251,13 +254,14 @@ public final class ResolverService implements Service, Commands.Resolver {
                 listeners.add(tcp);
                 bound.add(actual);
                 UdpHandler primary = udp.pipeline().get(UdpHandler.class);
+                udpHandlers.add(primary);
                 DynamicRecords pools = ctx.service(DynamicRecords.class);
                 for (int i = 1; i < udpThreads; i++) {
                     try {
                         Channel extra = Transport.bind(answerLoops, transport.batchedDatagram(a.getAddress(), 64), actual, ch -> {
                             transport.reusePort(ch);
                             AnswerLoopHandler h = new AnswerLoopHandler(ch, primary, pools);
-                            answerHandlers.add(h);
+                            udpHandlers.add(h);
                             ch.pipeline().addLast(h);
                         });
                         listeners.add(extra);
@@ -287,15 +291,39 @@ public final class ResolverService implements Service, Commands.Resolver {
         return false;
     }
 
-    /** One UDP listener; stateless apart from its channel. Runs on an I/O thread. */
+    /**
+     * One UDP socket of a listen address. Runs on its loop: the engine loop for the first socket of
+     * each address, an answer loop for the others ({@link AnswerLoopHandler}).
+     *
+     * <p>Local questions take a fast path on the socket's own loop ({@link #answerHere}): the same
+     * conditions and answer as {@link Resolver#question}'s local-zone path, from the published
+     * {@link LoopView}, with a zones memo of the socket's own, without the resolver's per-question
+     * bookkeeping. The first socket takes it only where its loop is the engine loop (production; with
+     * a virtual clock in tests the engine loop is another thread, and every question goes there).
+     * Everything else goes to {@link #onQuery} on the engine loop.
+     */
     private class UdpHandler extends ChannelInboundHandlerAdapter {
         final Channel channel;
-        // I/O thread only: true between the first channelRead of a read batch and channelReadComplete
+        // the socket's loop only: true between the first channelRead of a read batch and channelReadComplete
         boolean reading;
         private boolean unflushed;
+        /** Draws DYNA/DYNC answers on this socket's loop (the engine's own on the engine loop); null: no pools. */
+        private DynamicRecords draws;
+        // the socket's loop only
+        private LoopView seen;
+        private LocalZones zones;
+        private int nextTrace;
+        /** Local answers given here, written by this loop (release), read by snapshots on the engine loop. */
+        final java.util.concurrent.atomic.AtomicReferenceArray<LoopTrace> recent =
+                new java.util.concurrent.atomic.AtomicReferenceArray<>(LOOP_TRACES);
 
-        UdpHandler(Channel channel) {
+        UdpHandler(Channel channel, DynamicRecords draws) {
             this.channel = channel;
+            this.draws = draws;
+        }
+
+        final void draws(DynamicRecords d) {
+            this.draws = d;
         }
 
         /**
@@ -335,10 +363,77 @@ public final class ResolverService implements Service, Commands.Resolver {
                 b.getBytes(b.readerIndex(), bytes);
                 InetSocketAddress sender = p.sender();
                 reading = true;
-                scheduler.run(() -> onQuery(bytes, sender, false, r -> send(r, sender)));
+                boolean answered = false;
+                if (fastPath()) {
+                    try {
+                        answered = answerHere(bytes, sender);
+                    } catch (RuntimeException e) {
+                        // a bug, not bad input: the engine loop gets the question and its own accounting
+                        fastErrors.increment();
+                        LOG.log(Level.WARNING, "resolver: local fast path failed", e);
+                    }
+                }
+                if (!answered) {
+                    dispatch(bytes, sender);
+                }
             } finally {
                 ReferenceCountUtil.release(msg);
             }
+        }
+
+        /** Whether local questions may be answered on this thread. */
+        boolean fastPath() {
+            return scheduler.inLoop();
+        }
+
+        /** A question the fast path did not answer: to the engine loop. */
+        void dispatch(byte[] bytes, InetSocketAddress sender) {
+            scheduler.run(() -> onQuery(bytes, sender, false, r -> send(r, sender)));
+        }
+
+        void countLocal() {
+            fastAnswers.increment();
+        }
+
+        /**
+         * True when the question was a local one and is answered: class IN, not a synthetic name,
+         * no search list to apply, a local zone holds the name (the conditions of the local-zone
+         * path in {@link Resolver#question}); anything doubtful (refused clients, malformed
+         * packets, other opcodes, EDNS versions, meta types) is left to the engine loop.
+         */
+        final boolean answerHere(byte[] bytes, InetSocketAddress sender) {
+            LoopView v = loopView;
+            if (bytes.length < 12 || (bytes[2] & 0x80) != 0 || sender == null || !contains(v.allow(), sender.getAddress())) {
+                return false;
+            }
+            ClientQuery q;
+            try {
+                q = ClientQuery.decode(bytes, bytes.length, false);
+            } catch (WireException e) {
+                return false;
+            }
+            if (q == null || q.opcode() != 0 || (q.edns && q.ednsVersion > 0) || q.qclass != RrType.IN
+                    || q.qtype == RrType.OPT || (q.qtype >= 128 && q.qtype <= 255 && q.qtype != RrType.ANY)) {
+                return false;
+            }
+            String name = q.qname;
+            if (Synthetic.covers(name) || (v.searchesSingleLabels() && Names.labelCount(name) == 1)) {
+                return false;
+            }
+            if (seen != v) {
+                seen = v;
+                zones = v.zones().isEmpty() ? null : new LocalZones(v.zones());
+            }
+            Zone z = zones == null ? null : zones.find(name);
+            if (z == null) {
+                return false;
+            }
+            long started = scheduler.nanoTime();
+            Answer a = zones.answer(z, name, q.qtype, q.qclass, draws);
+            send(Responses.stamp(a.encoded, q, 0, -1, null), sender);
+            countLocal();
+            recent.setRelease(nextTrace++ & (LOOP_TRACES - 1), new LoopTrace(q, a, sender, started, scheduler.nanoTime()));
+            return true;
         }
 
         /**
@@ -374,64 +469,49 @@ public final class ResolverService implements Service, Commands.Resolver {
     private record Handed(byte[] bytes, InetSocketAddress sender) {
     }
 
-    /** A local answer given on an answer loop, kept for the recent traces. */
+    /** A local answer given on a socket's fast path, kept for the recent traces. */
     private record LoopTrace(ClientQuery q, Answer a, InetSocketAddress client, long startedAt, long endedAt) {
     }
 
-    /** Traces each answer loop keeps (a power of two). */
-    static final int LOOP_TRACES = 64;
+    /** Traces each UDP socket keeps of its fast-path answers (a power of two). */
+    static final int LOOP_TRACES = 256;
 
     /**
-     * An extra UDP socket of a listen address, read on an answer loop: local-zone questions are
-     * answered here (the same fast path as {@link Resolver#question}: class IN, not a synthetic
-     * name, no search list to apply), everything else — refused clients, malformed packets, other
-     * opcodes, forwarding, the cache — goes to the engine loop unchanged. Never throws.
+     * An extra UDP socket of a listen address, read on an answer loop: local questions are
+     * answered here, with draws of its own ({@link DynamicRecords#forAnswerLoop}); every other
+     * question is handed to the engine loop at the end of the read burst, in one task, and answered
+     * there through the first socket.
      */
     private final class AnswerLoopHandler extends UdpHandler {
         private final UdpHandler primary;
         private final DynamicRecords pools;
-        // answer loop only
-        private LoopView seen;
-        private LocalZones zones;
-        private DynamicRecords draws;
+        private boolean drawsMade;
         private List<Handed> handed = new ArrayList<>();
-        private int nextTrace;
-        /** Written by this loop (release), read by snapshots on the engine loop. */
-        final java.util.concurrent.atomic.AtomicReferenceArray<LoopTrace> recent =
-                new java.util.concurrent.atomic.AtomicReferenceArray<>(LOOP_TRACES);
 
         AnswerLoopHandler(Channel channel, UdpHandler primary, DynamicRecords pools) {
-            super(channel);
+            super(channel, null);
             this.primary = primary;
             this.pools = pools;
         }
 
         @Override
-        public void channelRead(ChannelHandlerContext c, Object msg) {
-            try {
-                if (!(msg instanceof DatagramPacket p)) {
-                    return;
-                }
-                ByteBuf b = p.content();
-                byte[] bytes = new byte[b.readableBytes()];
-                b.getBytes(b.readerIndex(), bytes);
-                InetSocketAddress sender = p.sender();
-                reading = true;
-                boolean answered;
-                try {
-                    answered = answerHere(bytes, sender);
-                } catch (RuntimeException e) {
-                    // a bug, not bad input: the engine loop gets the question and its own accounting
-                    loopErrors.increment();
-                    LOG.log(Level.WARNING, "resolver answer loop: question failed", e);
-                    answered = false;
-                }
-                if (!answered) {
-                    handed.add(new Handed(bytes, sender));
-                }
-            } finally {
-                ReferenceCountUtil.release(msg);
+        boolean fastPath() {
+            if (!drawsMade) {
+                drawsMade = true;
+                draws(pools == null ? null : pools.forAnswerLoop());
             }
+            return true;
+        }
+
+        @Override
+        void dispatch(byte[] bytes, InetSocketAddress sender) {
+            handed.add(new Handed(bytes, sender));
+        }
+
+        @Override
+        void countLocal() {
+            super.countLocal();
+            loopAnswers.increment();
         }
 
         @Override
@@ -442,45 +522,6 @@ public final class ResolverService implements Service, Commands.Resolver {
                 handed = new ArrayList<>();
                 scheduler.execute(() -> primary.answerHanded(batch));
             }
-        }
-
-        /** True when the question was a local one and is answered. */
-        private boolean answerHere(byte[] bytes, InetSocketAddress sender) {
-            LoopView v = loopView;
-            if (bytes.length < 12 || (bytes[2] & 0x80) != 0 || sender == null || !contains(v.allow(), sender.getAddress())) {
-                return false;
-            }
-            ClientQuery q;
-            try {
-                q = ClientQuery.decode(bytes, bytes.length, false);
-            } catch (WireException e) {
-                return false;
-            }
-            if (q == null || q.opcode() != 0 || (q.edns && q.ednsVersion > 0) || q.qclass != RrType.IN
-                    || q.qtype == RrType.OPT || (q.qtype >= 128 && q.qtype <= 255 && q.qtype != RrType.ANY)) {
-                return false;
-            }
-            String name = q.qname;
-            if (Synthetic.covers(name) || (v.searchesSingleLabels() && Names.labelCount(name) == 1)) {
-                return false;
-            }
-            if (seen != v) {
-                seen = v;
-                zones = v.zones().isEmpty() ? null : new LocalZones(v.zones());
-            }
-            Zone z = zones == null ? null : zones.find(name);
-            if (z == null) {
-                return false;
-            }
-            if (draws == null && pools != null) {
-                draws = pools.forAnswerLoop();
-            }
-            long started = scheduler.nanoTime();
-            Answer a = zones.answer(z, name, q.qtype, q.qclass, draws);
-            send(Responses.stamp(a.encoded, q, 0, -1, null), sender);
-            loopAnswers.increment();
-            recent.setRelease(nextTrace++ & (LOOP_TRACES - 1), new LoopTrace(q, a, sender, started, scheduler.nanoTime()));
-            return true;
         }
     }
 
@@ -687,9 +728,9 @@ public final class ResolverService implements Service, Commands.Resolver {
                     st.failedOnce ? wall.minusNanos(now - st.lastFailureNanos) : null));
         }
         List<String> listen = bound.stream().map(Resolver::address).toList();
-        long elsewhere = loopAnswers.sum();
+        long elsewhere = fastAnswers.sum();
         List<Resolver.PendingTrace> loopTraces = new ArrayList<>();
-        for (AnswerLoopHandler h : answerHandlers) {
+        for (UdpHandler h : udpHandlers) {
             for (int i = 0; i < LOOP_TRACES; i++) {
                 LoopTrace t = h.recent.getAcquire(i);
                 if (t != null) {
@@ -705,7 +746,8 @@ public final class ResolverService implements Service, Commands.Resolver {
         b.metric(Metric.counter("lookout_resolver_cache_hits_total", "Questions answered from the cache", r.cacheHits));
         b.metric(Metric.gauge("lookout_resolver_cache_entries", "Entries in the cache", r.cache.size()));
         b.metric(Metric.counter("lookout_resolver_local_answers_total", "Questions answered from local zones or synthetic names", r.localAnswers + elsewhere));
-        b.metric(Metric.counter("lookout_resolver_answer_loop_answers_total", "Local questions answered on answer loops (resolver.udp_threads)", elsewhere));
+        b.metric(Metric.counter("lookout_resolver_fast_path_answers_total", "Local questions answered by a UDP listener on its own loop (all sockets)", elsewhere));
+        b.metric(Metric.counter("lookout_resolver_answer_loop_answers_total", "Local questions answered on answer loops (resolver.udp_threads)", loopAnswers.sum()));
         b.metric(Metric.gauge("lookout_resolver_udp_threads", "UDP sockets per listen address, each on its own loop", udpThreads));
         b.metric(new Metric("lookout_resolver_upstream_sent_total", "Upstream transactions sent", "counter", Map.of("transport", "udp"), r.sentUdp));
         b.metric(new Metric("lookout_resolver_upstream_sent_total", "Upstream transactions sent", "counter", Map.of("transport", "tcp"), r.sentTcp));
@@ -717,7 +759,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         b.metric(Metric.counter("lookout_resolver_unavailable_total", "Questions answered unavailable (SERVFAIL)", r.unavailable));
         b.metric(Metric.counter("lookout_resolver_demotions_total", "Upstream demotions", r.demotions));
         b.metric(Metric.counter("lookout_resolver_malformed_total", "Client packets dropped or answered FORMERR", malformed));
-        b.metric(Metric.counter("lookout_resolver_internal_errors_total", "Client packets whose handling failed (a bug)", internalErrors + loopErrors.sum()));
+        b.metric(Metric.counter("lookout_resolver_internal_errors_total", "Client packets whose handling failed (a bug)", internalErrors + fastErrors.sum()));
         b.metric(Metric.gauge("lookout_resolver_tcp_clients", "Client TCP connections open", tcpClients));
         b.metric(Metric.counter("lookout_resolver_tcp_rejected_total", "Client TCP connections closed at the limit", tcpRejected));
         b.metric(Metric.counter("lookout_resolver_denied_total", "Clients outside resolver.allow", denied));

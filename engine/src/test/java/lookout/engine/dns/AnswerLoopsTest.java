@@ -95,15 +95,20 @@ class AnswerLoopsTest {
     }
 
     private void start(String text) throws Exception {
+        start(text, EngineOptions.forTest(clock, new Random(3), tmp));
+    }
+
+    private void start(String text, EngineOptions options) throws Exception {
         ConfigResult r = new ConfigLoader(Map.of()).parse(text, "loops.conf", tmp);
         assertThat(r.problems()).isEmpty();
-        engine = Engine.create(EngineOptions.forTest(clock, new Random(3), tmp));
+        engine = Engine.create(options);
         engine.start(r.config());
     }
 
     private InetSocketAddress listen() throws Exception {
-        ResolverService svc = clock.call(() -> ((DefaultEngine) engine).service(ResolverService.class));
-        return svc.boundAddresses().get(0);
+        return engine.snapshot().resolver().listen().stream().findFirst()
+                .map(a -> new InetSocketAddress("127.0.0.1", Integer.parseInt(a.substring(a.lastIndexOf(':') + 1))))
+                .orElseThrow();
     }
 
     private List<DnsTestClient> clients(InetSocketAddress server) throws Exception {
@@ -220,6 +225,41 @@ class AnswerLoopsTest {
             }
             assertThat(metric(engine.snapshot(), "lookout_resolver_udp_threads")).isEqualTo(threads);
         }
+    }
+
+    /**
+     * On the real engine (its loop is the first socket's loop) the first socket answers local
+     * questions itself, with the pools' own draws: the same answers, counts and traces as through
+     * the resolver, and nothing else changes (a forwarded name still goes upstream).
+     */
+    @Test
+    void onTheRealEngineLoopTheFirstSocketAnswersLocalQuestionsItself() throws Exception {
+        start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"),
+                new EngineOptions(null, null, Map.of(), tmp));
+        DnsTestClient c = clients(listen()).get(0);
+        int dynFirst = 0;
+        for (int i = 0; i < 400; i++) {
+            Message dyn = c.ask("dyn.pool.test.", RrType.A);
+            assertThat(dyn.rcode()).isEqualTo(RrType.NOERROR);
+            assertThat(dyn.answer).singleElement().satisfies(rr -> assertThat(rr.rdata()[3]).isIn((byte) 1, (byte) 2));
+            dynFirst += dyn.answer.get(0).rdata()[3] == 1 ? 1 : 0;
+        }
+        // 25 % expected: chi-squared, one degree of freedom, critical value 15.137 (α = 1e-4)
+        double chi2 = Math.pow(dynFirst - 100.0, 2) / 100.0 + Math.pow(400 - dynFirst - 300.0, 2) / 300.0;
+        assertThat(chi2).as("%d of 400 on 192.0.2.1", dynFirst).isLessThan(15.137);
+        assertThat(c.ask("www.pool.test.", RrType.A).answer.get(0).rdata()).containsExactly(198, 51, 100, 7);
+        assertThat(c.ask("host.example.org.", RrType.A).answer.get(0).rdata()[3]).isEqualTo((byte) 9);
+        EngineSnapshot s = engine.snapshot();
+        assertThat(s.resolver().queries()).isEqualTo(402);
+        assertThat(s.resolver().localAnswers()).isEqualTo(401);
+        assertThat(metric(s, "lookout_resolver_answer_loop_answers_total")).isZero();
+        assertThat(metric(s, "lookout_resolver_fast_path_answers_total")).isEqualTo(401);
+        assertThat(s.resolver().recentTraces()).hasSize(200) // the newest 200 of 402
+                .last().satisfies(t -> assertThat(t.name()).isEqualTo("host.example.org."));
+        assertThat(s.resolver().recentTraces()).filteredOn(t -> t.name().equals("www.pool.test."))
+                .singleElement().satisfies(t -> assertThat(t.source()).isEqualTo("zone"));
+        assertThat(s.pools().resources()).singleElement().satisfies(r -> assertThat(r.answers()).isEqualTo(400));
+        assertThat(upstream.received).hasSize(1);
     }
 
     /**
