@@ -20,7 +20,7 @@ CLIENTS=${2:-4}
 ROUNDS=${3:-3}
 LOOKOUT_UDP_THREADS=${LOOKOUT_UDP_THREADS:-${GDNSD_UDP_THREADS:-2}}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-JAR=$ROOT/bench/target/benchmarks.jar
+JAR=${LOOKOUT_JAR:-$ROOT/bench/target/benchmarks.jar} # LOOKOUT_JAR: another build, for A/B runs
 GDNSD=${GDNSD:-/usr/sbin/gdnsd}
 if [ ! -f "$JAR" ] || [ -n "${REBUILD:-}" ]; then
   (cd "$ROOT" && mvn -B -q -pl bench -am package -DskipTests)

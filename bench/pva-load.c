@@ -7,7 +7,7 @@
  * ceiling of the one-name measurement on a 2-core machine.
  *
  *   pva-load PORT NAMES PER_MESSAGE WINDOW SECONDS
- *   prints: RESULT searches names lost seconds cpu_nanos
+ *   prints: RESULT searches names lost seconds cpu_nanos user_nanos
  *
  * A search is complete when every one of its CIDs has been answered (core-pva answers one reply
  * per CID, Lookout one per search); one outstanding for more than 500 ms counts as lost and is
@@ -49,6 +49,12 @@ static long long cpu_ns(void) {
     getrusage(RUSAGE_SELF, &u);
     return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000000LL
            + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1000LL;
+}
+
+static long long user_ns(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_utime.tv_sec * 1000000000LL + u.ru_utime.tv_usec * 1000LL;
 }
 
 static void put32(uint8_t *p, uint32_t v) { p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v; }
@@ -141,7 +147,7 @@ int main(int argc, char **argv) {
     } while (0)
 
     long long done = 0, done_names = 0, lost = 0;
-    long long t0 = now_ns(), c0 = cpu_ns();
+    long long t0 = now_ns(), c0 = cpu_ns(), u0 = user_ns();
     long long end = t0 + (long long) seconds * 1000000000LL, next_check = t0 + 100000000LL;
     for (int slot = 0; slot < window; slot++) {
         QUEUE(slot);
@@ -182,6 +188,6 @@ int main(int argc, char **argv) {
         }
     }
     double secs = (now_ns() - t0) / 1e9;
-    printf("RESULT %lld %lld %lld %.6f %lld\n", done, done_names, lost, secs, cpu_ns() - c0);
+    printf("RESULT %lld %lld %lld %.6f %lld %lld\n", done, done_names, lost, secs, cpu_ns() - c0, user_ns() - u0);
     return 0;
 }

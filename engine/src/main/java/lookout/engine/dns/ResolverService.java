@@ -313,6 +313,8 @@ public final class ResolverService implements Service, Commands.Resolver {
         private LoopView seen;
         private LocalZones zones;
         private int nextTrace;
+        /** The question {@link #answerHere} decoded and did not answer, so the engine need not decode it again. */
+        ClientQuery decoded;
         /** Local answers given here, written by this loop (release), read by snapshots on the engine loop. */
         final java.util.concurrent.atomic.AtomicReferenceArray<LoopTrace> recent =
                 new java.util.concurrent.atomic.AtomicReferenceArray<>(LOOP_TRACES);
@@ -363,6 +365,7 @@ public final class ResolverService implements Service, Commands.Resolver {
                 b.getBytes(b.readerIndex(), bytes);
                 InetSocketAddress sender = p.sender();
                 reading = true;
+                decoded = null;
                 boolean answered = false;
                 if (fastPath()) {
                     try {
@@ -388,7 +391,12 @@ public final class ResolverService implements Service, Commands.Resolver {
 
         /** A question the fast path did not answer: to the engine loop. */
         void dispatch(byte[] bytes, InetSocketAddress sender) {
-            scheduler.run(() -> onQuery(bytes, sender, false, r -> send(r, sender)));
+            ClientQuery q = decoded;
+            if (q != null) {
+                scheduler.run(() -> onDecoded(q, sender, r -> send(r, sender)));
+            } else {
+                scheduler.run(() -> onQuery(bytes, sender, false, r -> send(r, sender)));
+            }
         }
 
         void countLocal() {
@@ -412,8 +420,12 @@ public final class ResolverService implements Service, Commands.Resolver {
             } catch (WireException e) {
                 return false;
             }
-            if (q == null || q.opcode() != 0 || (q.edns && q.ednsVersion > 0) || q.qclass != RrType.IN
+            if (q == null || q.opcode() != 0 || (q.edns && q.ednsVersion > 0)
                     || q.qtype == RrType.OPT || (q.qtype >= 128 && q.qtype <= 255 && q.qtype != RrType.ANY)) {
+                return false; // the engine loop answers it with the error it deserves
+            }
+            decoded = q;
+            if (q.qclass != RrType.IN) {
                 return false;
             }
             String name = q.qname;
@@ -449,7 +461,11 @@ public final class ResolverService implements Service, Commands.Resolver {
             }
             try {
                 for (Handed h : batch) {
-                    onQuery(h.bytes(), h.sender(), false, r -> send(r, h.sender()));
+                    if (h.q() != null) {
+                        onDecoded(h.q(), h.sender(), r -> send(r, h.sender()));
+                    } else {
+                        onQuery(h.bytes(), h.sender(), false, r -> send(r, h.sender()));
+                    }
                 }
             } finally {
                 if (own) {
@@ -465,8 +481,8 @@ public final class ResolverService implements Service, Commands.Resolver {
         }
     }
 
-    /** A question an answer loop leaves to the engine loop. */
-    private record Handed(byte[] bytes, InetSocketAddress sender) {
+    /** A question an answer loop leaves to the engine loop ({@code q}: already decoded, or null). */
+    private record Handed(byte[] bytes, InetSocketAddress sender, ClientQuery q) {
     }
 
     /** A local answer given on a socket's fast path, kept for the recent traces. */
@@ -505,7 +521,7 @@ public final class ResolverService implements Service, Commands.Resolver {
 
         @Override
         void dispatch(byte[] bytes, InetSocketAddress sender) {
-            handed.add(new Handed(bytes, sender));
+            handed.add(new Handed(bytes, sender, decoded));
         }
 
         @Override
@@ -622,6 +638,24 @@ public final class ResolverService implements Service, Commands.Resolver {
         @Override
         public String toString() {
             return Resolver.address(address) + (tcp ? "/tcp" : "/udp");
+        }
+    }
+
+    /**
+     * Engine loop: a UDP question a listener's fast path decoded and checked (opcode, EDNS version,
+     * meta type) but did not answer. The access list is checked again: it may have changed since.
+     */
+    private void onDecoded(ClientQuery q, InetSocketAddress sender, Resolver.Reply reply) {
+        try {
+            if (!allowed(sender.getAddress())) {
+                denied++;
+                reply.send(Responses.error(q, RrType.REFUSED, -1, null));
+                return;
+            }
+            resolver.question(q, reply, new ClientId(sender, false), null);
+        } catch (RuntimeException e) {
+            internalErrors++;
+            LOG.log(Level.WARNING, "resolver: question failed", e);
         }
     }
 

@@ -238,12 +238,13 @@ public final class PvaServerBench {
         String line = out.lines().filter(l -> l.startsWith("RESULT ")).findFirst()
                 .orElseThrow(() -> new IllegalStateException("load generator: " + out));
         String[] f = line.split(" ");
-        return new Result(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Double.parseDouble(f[4]), cpu, user, Double.parseDouble(f[5]));
+        return new Result(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Double.parseDouble(f[4]), cpu, user,
+                Double.parseDouble(f[5]), f.length > 6 ? Double.parseDouble(f[6]) : -1);
     }
 
     /** {@code loadCpuNanos}: the load generator's CPU time over its loop (its ceiling: one thread, one syscall per datagram). */
     record Result(long messages, long names, long lost, double seconds, double serverCpuNanos, double serverUserNanos,
-                  double loadCpuNanos) {
+                  double loadCpuNanos, double loadUserNanos) {
         double namesPerSecond() {
             return names / seconds;
         }
@@ -251,10 +252,11 @@ public final class PvaServerBench {
 
     static void print(String who, int perMessage, Result r) {
         System.out.printf("%-8s %2d name(s)/search: %9.0f searches/s %10.0f names/s  lost %d  server CPU %.2f us/search"
-                        + " (user %.2f), %.2f us/name; load generator %.2f us/search%n",
+                        + " (user %.2f), %.2f us/name; load generator %.2f us/search%s%n",
                 who, perMessage, r.messages / r.seconds, r.namesPerSecond(), r.lost,
                 r.serverCpuNanos / 1000.0 / Math.max(1, r.messages), r.serverUserNanos / 1000.0 / Math.max(1, r.messages),
-                r.serverCpuNanos / 1000.0 / Math.max(1, r.names), r.loadCpuNanos / 1000.0 / Math.max(1, r.messages));
+                r.serverCpuNanos / 1000.0 / Math.max(1, r.names), r.loadCpuNanos / 1000.0 / Math.max(1, r.messages),
+                r.loadUserNanos < 0 ? "" : String.format(" (user %.2f)", r.loadUserNanos / 1000.0 / Math.max(1, r.messages)));
     }
 
     /** Closed-loop load: {@code window} datagrams outstanding; a datagram completes when all its CIDs are answered. */
@@ -309,7 +311,7 @@ public final class PvaServerBench {
             }
             double secs = (System.nanoTime() - t0) / 1e9;
             long cpu = ProcessHandle.current().info().totalCpuDuration().orElseThrow().toNanos() - cpu0;
-            return new Result(done, doneNames, lost, secs, 0, 0, cpu);
+            return new Result(done, doneNames, lost, secs, 0, 0, cpu, -1);
         }
     }
 
