@@ -45,13 +45,9 @@ class HeadlessTest {
     /** SIGHUP's work: a bad file is rejected with its positions and changes nothing; a good one is applied. */
     @Test
     void reloadAppliesAValidFileAndKeepsTheRunningOneOnABadFile() throws Exception {
-        int udp;
-        int tcp;
-        try (DatagramSocket d = new DatagramSocket(0, InetAddress.getLoopbackAddress());
-             ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            udp = d.getLocalPort();
-            tcp = s.getLocalPort();
-        }
+        int[] ports = freePvaPorts();
+        int udp = ports[0];
+        int tcp = ports[1];
         String good = """
                 resolver => { listen => [ 127.0.0.1:0 ], cache_size => %s }
                 pva => {
@@ -90,16 +86,19 @@ class HeadlessTest {
         }
     }
 
-    @Test
-    void aValidFileRunsTheEngineUntilStopped() throws Exception {
-        int udp;
-        int tcp;
-        // Ports free now; the engine binds them a moment later (PVA ports cannot be 0).
+    /** A UDP and a TCP port free now; the engine binds them a moment later (PVA ports cannot be 0). */
+    private static int[] freePvaPorts() throws Exception {
         try (DatagramSocket d = new DatagramSocket(0, InetAddress.getLoopbackAddress());
              ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            udp = d.getLocalPort();
-            tcp = s.getLocalPort();
+            return new int[] {d.getLocalPort(), s.getLocalPort()};
         }
+    }
+
+    @Test
+    void aValidFileRunsTheEngineUntilStopped() throws Exception {
+        int[] ports = freePvaPorts();
+        int udp = ports[0];
+        int tcp = ports[1];
         Path f = dir.resolve("good.conf");
         Files.writeString(f, """
                 resolver => { listen => [ 127.0.0.1:0 ] }

@@ -218,12 +218,8 @@ final class UdpListener implements SearchResponder.Transmit {
         InetAddress any = Addresses.byBytes(new byte[4]);
         DatagramChannel ch = Transport.bind(io, transport.batchedDatagram(any, MAX_DATAGRAMS_PER_READ),
                 new InetSocketAddress(any, port), c -> {
-                    c.config().setReuseAddress(true);
-                    c.config().setBroadcast(true);
-                    c.config().setReceiveBufferSize(RECEIVE_BUFFER);
-                    c.config().setWriteBufferWaterMark(WATER_MARK);
                     transport.reportOriginalDestination(c);
-                    c.pipeline().addLast(new Inbound(null));
+                    listening(c, null);
                 });
         channels.add(ch);
         bound.add(fmt(LIMITED_BROADCAST, port));
@@ -240,17 +236,20 @@ final class UdpListener implements SearchResponder.Transmit {
         return ((InetSocketAddress) fallbackV4.localAddress()).getAddress();
     }
 
+    /** The options of every search socket: the port shared (SO_REUSEADDR), broadcast allowed, bounded queues. */
+    private void listening(DatagramChannel c, Arrival arrival) {
+        c.config().setReuseAddress(true);
+        c.config().setBroadcast(true);
+        c.config().setReceiveBufferSize(RECEIVE_BUFFER);
+        c.config().setWriteBufferWaterMark(WATER_MARK);
+        c.pipeline().addLast(new Inbound(arrival));
+    }
+
     /** A listening socket on {@code local} and the shared port (SO_REUSEADDR, broadcast allowed). */
     private Channel open(EventLoopGroup io, Transport transport, InetAddress local, boolean mayPickPort,
                          Arrival arrival) throws IOException {
         DatagramChannel ch = Transport.bind(io, transport.batchedDatagram(local, MAX_DATAGRAMS_PER_READ),
-                new InetSocketAddress(local, port), c -> {
-                    c.config().setReuseAddress(true);
-                    c.config().setBroadcast(true);
-                    c.config().setReceiveBufferSize(RECEIVE_BUFFER);
-                    c.config().setWriteBufferWaterMark(WATER_MARK);
-                    c.pipeline().addLast(new Inbound(arrival));
-                });
+                new InetSocketAddress(local, port), c -> listening(c, arrival));
         if (port == 0 && mayPickPort) {
             port = ch.localAddress().getPort();
         }
