@@ -57,12 +57,13 @@ import lookout.engine.dns.zone.Zone;
  *
  * <p>Answer loops ({@code resolver.udp_threads} above 1, like gdnsd's {@code udp_threads}): each
  * listen address gets that many UDP sockets sharing the port ({@code SO_REUSEPORT}, the kernel
- * spreading clients among them). The first is read on the engine loop; each other one on an answer
- * loop of its own, which answers questions for local zones (DYNA/DYNC included) itself, from an
- * immutable published view ({@link LoopView}, the zones' own memo per loop, the pools' published
- * states through {@link DynamicRecords#forAnswerLoop}), and hands every other question to the engine
- * loop, a burst at a time, whose answer leaves through the first socket (same address and port).
- * Resolver state — cache, marks, transactions — stays on the engine loop.
+ * spreading clients among them). The first is read on the engine loop, each other one on an answer
+ * loop of its own. Every socket answers questions for local zones (DYNA/DYNC included) on its own
+ * loop, from an immutable published view ({@link LoopView}; a zones memo per socket; the pools'
+ * published states, through {@link DynamicRecords#forAnswerLoop} off the engine loop); an answer
+ * loop hands every other question to the engine loop a burst at a time, and its answer leaves
+ * through the first socket (same address and port). Resolver state — cache, marks, transactions —
+ * stays on the engine loop.
  */
 public final class ResolverService implements Service, Commands.Resolver {
 
@@ -136,10 +137,7 @@ public final class ResolverService implements Service, Commands.Resolver {
 
     /** Makes {@code threads - 1} answer loops (none for 1), replacing any there were. */
     private void answerLoops(int threads) {
-        if (answerLoops != null) {
-            answerLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            answerLoops = null;
-        }
+        shutdownAnswerLoops();
         udpThreads = threads;
         if (threads > 1) {
             answerLoops = new io.netty.channel.MultiThreadIoEventLoopGroup(threads - 1,
@@ -189,6 +187,11 @@ public final class ResolverService implements Service, Commands.Resolver {
     public void stop() {
         rateTimer.cancel();
         closeListeners();
+        shutdownAnswerLoops();
+    }
+
+    /** Their sockets are closed first ({@link #closeListeners}); the threads end on their own. */
+    private void shutdownAnswerLoops() {
         if (answerLoops != null) {
             answerLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             answerLoops = null;

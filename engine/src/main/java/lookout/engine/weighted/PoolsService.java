@@ -226,7 +226,12 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
 
     @Override
     public Answer answer(String resource, int qtype, long recordTtl, long recordMinTtl) {
-        return engineAnswerer.answer(resource, qtype, recordTtl, recordMinTtl);
+        Answerer a = engineAnswerer;
+        if (a == null) { // not started: nothing published to draw from
+            unknownTotal.increment();
+            return new Answer(List.of(), null, recordTtl, false);
+        }
+        return a.answer(resource, qtype, recordTtl, recordMinTtl);
     }
 
     /**
