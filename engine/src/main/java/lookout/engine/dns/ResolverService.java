@@ -71,6 +71,12 @@ public final class ResolverService implements Service, Commands.Resolver {
     private static final long TCP_IDLE_NANOS = 30_000_000_000L;
     /** Client TCP connections held at once; more are closed at once (a slow-loris guard). */
     static final int MAX_TCP_CLIENTS = 1024;
+    /**
+     * Questions one TCP connection may have unanswered at once (RFC 7766 §6.2.1.1 pipelining).
+     * Beyond it the connection's further queries wait, unread, until answers go out, so that one
+     * client cannot take the whole in-flight ceiling (seed 000 §4.6.5) from the others.
+     */
+    static final int MAX_TCP_PIPELINE = 64;
 
     private ServiceContext ctx;
     private Scheduler scheduler;
@@ -568,6 +574,12 @@ public final class ResolverService implements Service, Commands.Resolver {
         private final InetSocketAddress remote;
         private Scheduler.Cancellable idle = Scheduler.Cancellable.NONE; // engine loop
         private boolean counted; // engine loop: counted in tcpClients
+        // engine loop: questions asked and not yet answered, queries read beyond MAX_TCP_PIPELINE
+        // (at most one read's worth: reading stops until they are asked)
+        private int outstanding;
+        private final java.util.ArrayDeque<byte[]> waiting = new java.util.ArrayDeque<>();
+        private boolean paused;
+        private boolean draining;
 
         TcpClient(Channel channel, InetSocketAddress remote) {
             this.channel = channel;
@@ -606,21 +618,63 @@ public final class ResolverService implements Service, Commands.Resolver {
                 b.getBytes(b.readerIndex(), bytes);
                 scheduler.run(() -> {
                     touch();
-                    onQuery(bytes, remote, true, r -> {
-                        ByteBuf out = Unpooled.buffer(2 + r.length);
-                        out.writeShort(r.length).writeBytes(r);
-                        channel.writeAndFlush(out, channel.voidPromise());
-                    });
+                    waiting.add(bytes);
+                    drain();
                 });
             } finally {
                 b.release();
             }
         }
 
+        /** Engine loop: asks waiting queries while the pipeline has room; reading follows the backlog. */
+        private void drain() {
+            if (draining) {
+                return; // an answer given inside ask(): the loop below goes on
+            }
+            draining = true;
+            try {
+                while (outstanding < MAX_TCP_PIPELINE && !waiting.isEmpty()) {
+                    ask(waiting.poll());
+                }
+            } finally {
+                draining = false;
+            }
+            boolean full = !waiting.isEmpty();
+            if (full != paused && channel.isActive()) {
+                paused = full;
+                channel.config().setAutoRead(!full);
+            }
+        }
+
+        private void ask(byte[] bytes) {
+            outstanding++;
+            boolean[] answered = {false};
+            boolean pending = onQuery(bytes, remote, true, r -> {
+                ByteBuf out = Unpooled.buffer(2 + r.length);
+                out.writeShort(r.length).writeBytes(r);
+                channel.writeAndFlush(out, channel.voidPromise());
+                if (!answered[0]) {
+                    answered[0] = true;
+                    answeredOne();
+                }
+            });
+            if (!pending && !answered[0]) {
+                answered[0] = true; // dropped without an answer (not a query at all)
+                answeredOne();
+            }
+        }
+
+        private void answeredOne() {
+            outstanding--;
+            touch();
+            drain();
+        }
+
         @Override
         public void channelInactive(ChannelHandlerContext c) {
             scheduler.run(() -> {
                 idle.cancel();
+                waiting.clear();
                 if (counted) {
                     counted = false;
                     tcpClients--;
@@ -662,8 +716,12 @@ public final class ResolverService implements Service, Commands.Resolver {
         }
     }
 
-    /** Engine loop: one client message. Never throws: a bad packet is a counted drop or FORMERR. */
-    private void onQuery(byte[] bytes, InetSocketAddress sender, boolean tcp, Resolver.Reply reply) {
+    /**
+     * Engine loop: one client message. Never throws: a bad packet is a counted drop or FORMERR.
+     * Returns true when the question went to the resolver, which answers it exactly once (maybe
+     * later); false when it was settled here, answered or dropped.
+     */
+    private boolean onQuery(byte[] bytes, InetSocketAddress sender, boolean tcp, Resolver.Reply reply) {
         try {
             if (sender == null || !allowed(sender.getAddress())) {
                 denied++;
@@ -677,40 +735,42 @@ public final class ResolverService implements Service, Commands.Resolver {
                         // not even a query: nothing to refuse
                     }
                 }
-                return;
+                return false;
             }
             ClientQuery q;
             try {
                 q = ClientQuery.decode(bytes, bytes.length, tcp);
             } catch (WireException e) {
                 malformed++;
-                if ((bytes[2] & 0x80) == 0) {
+                if (bytes.length > 2 && (bytes[2] & 0x80) == 0) {
                     reply.send(Responses.formerrHeaderOnly(bytes, bytes.length));
                 }
-                return;
+                return false;
             }
             if (q == null) {
                 malformed++;
-                return;
+                return false;
             }
             if (q.opcode() != 0) {
                 reply.send(Responses.error(q, RrType.NOTIMP, -1, null));
-                return;
+                return false;
             }
             if (q.edns && q.ednsVersion > 0) {
                 reply.send(Responses.error(q, RrType.BADVERS, -1, null)); // RFC 6891 §6.1.3
-                return;
+                return false;
             }
             if (q.qtype == RrType.OPT || (q.qtype >= 128 && q.qtype <= 255 && q.qtype != RrType.ANY)) {
                 // meta types (OPT, AXFR, IXFR, TKEY, ...) are not forwarded
                 reply.send(Responses.error(q, RrType.NOTIMP, -1, null));
-                return;
+                return false;
             }
             resolver.question(q, reply, new ClientId(sender, tcp), null);
+            return true;
         } catch (RuntimeException e) {
             // a bug, not bad input: counted apart so that tests and operators can tell
             internalErrors++;
             LOG.log(Level.WARNING, "resolver: question failed", e);
+            return false;
         }
     }
 

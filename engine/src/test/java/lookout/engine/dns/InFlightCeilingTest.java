@@ -41,6 +41,62 @@ class InFlightCeilingTest {
         }
     }
 
+    /**
+     * RFC 7766 pipelining with a bound: one TCP connection has at most
+     * {@value ResolverService#MAX_TCP_PIPELINE} questions unanswered; the rest wait unread and are
+     * asked as answers go out (here: SERVFAIL after three 2-s attempts, in virtual time).
+     */
+    @Test
+    void oneTcpConnectionHasAtMost64QuestionsUnansweredAndTheRestWait() throws Exception {
+        int n = 150;
+        int limit = ResolverService.MAX_TCP_PIPELINE;
+        try (ResolverHarness h = new ResolverHarness(tmp, 50, oneScope(new InetSocketAddress("127.0.0.1", 9)));
+             java.net.Socket s = new java.net.Socket()) {
+            Blackhole hole = new Blackhole();
+            h.onLoop(() -> {
+                h.service.useSockets(hole);
+                return null;
+            });
+            s.connect(h.listen, 5_000);
+            s.setSoTimeout(10_000);
+            java.io.DataOutputStream out = new java.io.DataOutputStream(new java.io.BufferedOutputStream(s.getOutputStream()));
+            for (int i = 0; i < n; i++) {
+                byte[] q = DnsTestClient.query(i, "p" + i + ".example.", RrType.A, false, 0);
+                out.writeShort(q.length);
+                out.write(q);
+            }
+            out.flush();
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (h.snapshot().queries() < limit && System.nanoTime() < deadline) {
+                h.onLoop(() -> null); // the reads hop onto the (virtual) engine loop
+            }
+            for (int k = 0; k < 20; k++) {
+                h.onLoop(() -> null);
+            }
+            ResolverSnapshot first = h.snapshot();
+            assertThat(first.queries()).isEqualTo(limit);
+            assertThat(first.inFlight()).isEqualTo(limit);
+            // each question: three attempts of 2 s, then SERVFAIL; then the next ones are asked
+            java.util.Set<Integer> ids = new java.util.HashSet<>();
+            java.io.DataInputStream in = new java.io.DataInputStream(s.getInputStream());
+            for (int round = 0; round < 10 && ids.size() < n; round++) {
+                h.advance(java.time.Duration.ofSeconds(2));
+                ResolverSnapshot now = h.snapshot();
+                assertThat(now.inFlight()).isLessThanOrEqualTo(limit);
+                assertThat(now.queries() - now.unavailable()).as("unanswered after %d s", 2 * (round + 1))
+                        .isLessThanOrEqualTo(limit);
+                int answered = (int) now.unavailable();
+                while (ids.size() < answered) {
+                    Message m = DnsTestClient.decode(in.readNBytes(in.readUnsignedShort()));
+                    assertThat(m.rcode()).isEqualTo(RrType.SERVFAIL);
+                    ids.add(m.id);
+                }
+            }
+            assertThat(ids).hasSize(n);
+            assertThat(h.snapshot().queries()).isEqualTo(n);
+        }
+    }
+
     @Test
     void the4097thQuestionIsRefusedWhileRetriesCacheHitsAndLocalhostStillGo() throws Exception {
         try (FakeUpstream a = new FakeUpstream((q, t) -> FakeUpstream.a(q, 5));
