@@ -127,6 +127,20 @@ class AnswerLoopsTest {
                 .orElseThrow(() -> new AssertionError("no metric " + name));
     }
 
+    /** One query over TCP, the answer's bytes as they came. */
+    private static byte[] askTcpRaw(InetSocketAddress server, byte[] q) throws Exception {
+        try (java.net.Socket t = new java.net.Socket()) {
+            t.connect(server, 5_000);
+            t.setSoTimeout(10_000);
+            java.io.DataOutputStream out = new java.io.DataOutputStream(t.getOutputStream());
+            out.writeShort(q.length);
+            out.write(q);
+            out.flush();
+            java.io.DataInputStream in = new java.io.DataInputStream(t.getInputStream());
+            return in.readNBytes(in.readUnsignedShort());
+        }
+    }
+
     private static String upstreamAddress(FakeUpstream u) {
         return u.address.getAddress().getHostAddress() + ":" + u.address.getPort();
     }
@@ -260,6 +274,46 @@ class AnswerLoopsTest {
                 .singleElement().satisfies(t -> assertThat(t.source()).isEqualTo("zone"));
         assertThat(s.pools().resources()).singleElement().satisfies(r -> assertThat(r.answers()).isEqualTo(400));
         assertThat(upstream.received).hasSize(1);
+    }
+
+    /**
+     * The listeners' fast path and the resolver's local-zone path are two implementations of one
+     * rule: for every static question they must answer byte for byte alike. Each query goes over
+     * UDP (the first socket's fast path, on the real engine loop) and over TCP (always the
+     * resolver), and the two answers are compared.
+     */
+    @Test
+    void theFastPathAnswersExactlyAsTheResolverDoes() throws Exception {
+        String zone = "www A 198.51.100.7\nalias CNAME www\ntxt TXT \\\"hello\\\"\nsub NS ns.elsewhere.example.\n"
+                + "v6 AAAA 2001:db8::7";
+        start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), zone), new EngineOptions(null, null, Map.of(), tmp));
+        InetSocketAddress server = listen();
+        DnsTestClient udp = clients(server).get(0);
+        String[] names = {"pool.test.", "www.pool.test.", "WwW.PoOl.TeSt.", "alias.pool.test.", "txt.pool.test.",
+                "x.sub.pool.test.", "sub.pool.test.", "nosuch.pool.test.", "ns1.pool.test.", "v6.pool.test.",
+                "deep.nosuch.pool.test."};
+        int[] types = {RrType.A, RrType.AAAA, RrType.TXT, RrType.NS, RrType.SOA, RrType.CNAME, RrType.ANY, 15};
+        int id = 1;
+        int compared = 0;
+        for (String name : names) {
+            for (int type : types) {
+                for (boolean edns : new boolean[] {false, true}) {
+                    byte[] q = DnsTestClient.query(id++, name, type, edns, 1232);
+                    udp.send(q);
+                    byte[] overUdp = udp.receive(10_000);
+                    assertThat(overUdp).as("UDP answer to %s %d", name, type).isNotNull();
+                    byte[] overTcp = askTcpRaw(server, q);
+                    assertThat(overUdp).as("%s %d edns=%s: %s", name, type, edns, DnsTestClient.decode(overTcp).rcode())
+                            .isEqualTo(overTcp);
+                    compared++;
+                }
+            }
+        }
+        EngineSnapshot s = engine.snapshot();
+        // every UDP question took the fast path (all are in the zone), every TCP one the resolver's
+        assertThat(metric(s, "lookout_resolver_fast_path_answers_total")).isEqualTo(compared);
+        assertThat(s.resolver().localAnswers()).isEqualTo(2L * compared);
+        assertThat(upstream.received).isEmpty();
     }
 
     /**
