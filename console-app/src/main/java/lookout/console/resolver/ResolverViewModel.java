@@ -130,6 +130,21 @@ public final class ResolverViewModel {
         }
     }
 
+    /** With {@code resolver.udp_threads} above 1: how many sockets per address, and what their answer loops answered. */
+    static String answerLoops(EngineSnapshot s) {
+        double threads = 1;
+        double onLoops = 0;
+        for (lookout.engine.api.Metric m : s.metrics()) {
+            if (m.name().equals("lookout_resolver_udp_threads")) {
+                threads = m.value();
+            } else if (m.name().equals("lookout_resolver_answer_loop_answers_total")) {
+                onLoops = m.value();
+            }
+        }
+        return threads <= 1 ? "" : String.format(Locale.ROOT, " · %d UDP sockets per address, %d local answers on answer loops",
+                (long) threads, (long) onLoops);
+    }
+
     public void onSnapshot(EngineSnapshot s) {
         ResolverSnapshot r = s.resolver();
         if (r == null) {
@@ -142,7 +157,7 @@ public final class ResolverViewModel {
         running.set(true);
         status.set("Running.", Indicator.Level.NORMAL);
         detail.set("Listening on " + (r.listen().isEmpty() ? "nothing" : String.join(", ", r.listen()))
-                + String.format(Locale.ROOT, " · %.1f queries/s", r.queriesPerSecond()));
+                + String.format(Locale.ROOT, " · %.1f queries/s", r.queriesPerSecond()) + answerLoops(s));
         List<Entry> entries = new ArrayList<>();
         for (ResolverSnapshot.Scope sc : r.scopes()) {
             String name = sc.fallback() ? "fallback" : sc.name() + (sc.defaultScope() ? " (default)" : "");

@@ -37,6 +37,18 @@ class ResolverViewModelTest {
     }
 
     @Test
+    void theDetailLineSaysHowManyUdpSocketsAndWhatTheirAnswerLoopsAnswered() {
+        EngineSnapshot one = snapshot(T0, 0, 1);
+        vm.onSnapshot(one);
+        assertThat(vm.detailProperty().get()).doesNotContain("UDP sockets");
+        EngineSnapshot three = new EngineSnapshot(EngineState.RUNNING, T0, T0, null, one.resolver(), null, null, null,
+                List.of(lookout.engine.api.Metric.gauge("lookout_resolver_udp_threads", "", 3),
+                        lookout.engine.api.Metric.counter("lookout_resolver_answer_loop_answers_total", "", 1234)), List.of());
+        vm.onSnapshot(three);
+        assertThat(vm.detailProperty().get()).endsWith(" · 3 UDP sockets per address, 1234 local answers on answer loops");
+    }
+
+    @Test
     void aDemotedServerShowsItsCountdownAndReasonThenClears() {
         vm.onEvents(List.of(new EngineEvent.UpstreamDemoted(T0, "192.0.2.53:53", "timeout", T0.plusSeconds(30), false)));
         vm.onSnapshot(snapshot(T0, 0, 1, new ResolverSnapshot.Server("192.0.2.53:53", true, T0.plusSeconds(30), Duration.ofMillis(29_500))));
