@@ -136,10 +136,22 @@ public enum Transport {
         return ch;
     }
 
+    /** Whether {@link #reusePort} works here (epoll: always; NIO: where the JDK offers SO_REUSEPORT). */
+    public boolean reusePortSupported() {
+        if (this == EPOLL) {
+            return true;
+        }
+        try (java.nio.channels.DatagramChannel probe = java.nio.channels.DatagramChannel.open()) {
+            return probe.supportedOptions().contains(java.net.StandardSocketOptions.SO_REUSEPORT);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /**
      * Lets several sockets of this process bind the same address and port, the kernel spreading
      * datagrams among them by source (Linux {@code SO_REUSEPORT}; only sockets of the same user
-     * may join). Before bind.
+     * may join). Before bind; see {@link #reusePortSupported}.
      */
     public void reusePort(DatagramChannel ch) {
         if (this == EPOLL) {

@@ -144,6 +144,15 @@ public final class ResolverService implements Service, Commands.Resolver {
     /** Makes {@code threads - 1} answer loops (none for 1), replacing any there were. */
     private void answerLoops(int threads) {
         shutdownAnswerLoops();
+        if (threads > 1 && !ctx.transport().reusePortSupported()) {
+            // e.g. Windows: one socket per address, said once per start or reload
+            String why = "resolver.udp_threads => " + threads + " needs SO_REUSEPORT, which this platform's sockets lack:"
+                    + " one UDP socket per listen address";
+            LOG.log(Level.WARNING, why);
+            ctx.publish(new lookout.engine.api.EngineEvent.Notice(scheduler.now(), lookout.engine.api.Subsystem.RESOLVER,
+                    lookout.engine.api.Severity.WARNING, why));
+            threads = 1;
+        }
         udpThreads = threads;
         if (threads > 1) {
             answerLoops = new io.netty.channel.MultiThreadIoEventLoopGroup(threads - 1,

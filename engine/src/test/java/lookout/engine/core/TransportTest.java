@@ -91,6 +91,36 @@ class TransportTest {
         }
     }
 
+    /**
+     * resolver.udp_threads rests on this: with SO_REUSEPORT on every socket, two sockets of this
+     * process bind one address and port, on either transport; without it on the second, the bind
+     * fails as the first test says.
+     */
+    @Test
+    void reusePortLetsTwoSocketsOfOneProcessShareAPortOnEitherTransport() throws Exception {
+        InetAddress lo = InetAddress.getByName("127.0.0.1");
+        for (Transport t : Transport.values()) {
+            if (t == Transport.EPOLL && Transport.preferred() != Transport.EPOLL) {
+                continue; // no native library here
+            }
+            assertThat(t.reusePortSupported()).as(t.name()).isTrue();
+            EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, t.ioHandlerFactory());
+            try {
+                DatagramChannel first = Transport.bind(group, t.datagram(lo), new InetSocketAddress(lo, 0), t::reusePort);
+                int port = first.localAddress().getPort();
+                DatagramChannel second = Transport.bind(group, t.datagram(lo), new InetSocketAddress(lo, port), t::reusePort);
+                assertThat(second.localAddress().getPort()).as(t.name()).isEqualTo(port);
+                DatagramChannel third = t.datagram(lo);
+                assertThatThrownBy(() -> Transport.bind(group, third, new InetSocketAddress(lo, port), c -> { }))
+                        .as(t.name()).isInstanceOf(BindException.class);
+                first.close().syncUninterruptibly();
+                second.close().syncUninterruptibly();
+            } finally {
+                group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+            }
+        }
+    }
+
     private static byte[] payload(int seq, int length) {
         byte[] b = new byte[length];
         for (int k = 0; k < length; k++) {
