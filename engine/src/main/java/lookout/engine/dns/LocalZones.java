@@ -113,15 +113,23 @@ final class LocalZones {
             }
         }
         Zone.Node node = z.node(qname);
+        boolean synthesized = false;
         if (node == null) {
-            return negative(z, qname, qtype, qclass, z.exists(qname) ? RrType.NOERROR : RrType.NXDOMAIN, List.of());
+            if (z.exists(qname)) {
+                return negative(z, qname, qtype, qclass, RrType.NOERROR, List.of()); // empty non-terminal
+            }
+            node = wildcard(z, qname);
+            if (node == null) {
+                return negative(z, qname, qtype, qclass, RrType.NXDOMAIN, List.of());
+            }
+            synthesized = true;
         }
         Zone.Dyn d = node.dyn();
         if (d != null && (d.dync() || qtype == RrType.A || qtype == RrType.AAAA || qtype == RrType.ANY)) {
             drawnFrom = d;
             return draw(z, d, qname, qtype, qclass, dyn);
         }
-        List<Rr> cname = node.rrset(RrType.CNAME);
+        List<Rr> cname = synthesized ? owned(node.rrset(RrType.CNAME), qname) : node.rrset(RrType.CNAME);
         if (!cname.isEmpty() && qtype != RrType.CNAME) {
             List<Rr> chain = new ArrayList<>(cname);
             String target = Message.nameAt(cname.get(0).rdata(), 0);
@@ -156,7 +164,32 @@ final class LocalZones {
         if (set.isEmpty()) {
             return negative(z, qname, qtype, qclass, RrType.NOERROR, List.of());
         }
-        return new Answer(qname, qtype, qclass, RrType.NOERROR, true, set, List.of(), List.of());
+        return new Answer(qname, qtype, qclass, RrType.NOERROR, true, synthesized ? owned(set, qname) : set,
+                List.of(), List.of());
+    }
+
+    /**
+     * RFC 4592 §3.3.1: the wildcard that answers {@code qname}, which does not exist — the
+     * {@code *} child of its closest encloser (the nearest existing ancestor) — or null. Names
+     * that exist, empty non-terminals included, are never answered from a wildcard; delegations
+     * are handled before this.
+     */
+    private static Zone.Node wildcard(Zone z, String qname) {
+        for (String n = Names.parent(qname); n != null; n = Names.parent(n)) {
+            if (z.exists(n) || n.equals(z.origin())) {
+                return z.node(n.equals(".") ? "*." : "*." + n);
+            }
+        }
+        return null;
+    }
+
+    /** A wildcard's records as the asked name's own (RFC 4592 §3.3.1: the owner is the query name). */
+    private static List<Rr> owned(List<Rr> records, String qname) {
+        List<Rr> out = new ArrayList<>(records.size());
+        for (Rr r : records) {
+            out.add(new Rr(qname, r.type(), r.cls(), r.ttl(), r.rdata()));
+        }
+        return out;
     }
 
     /**

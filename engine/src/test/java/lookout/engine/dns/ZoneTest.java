@@ -99,6 +99,57 @@ class ZoneTest {
         assertThat(z.exists("b.c.example.com.")).isTrue(); // empty non-terminal
     }
 
+    /** RFC 4592: a wildcard answers names that do not exist, under its closest encloser only. */
+    @Test
+    void wildcardsAnswerNamesThatDoNotExist() {
+        String text = ZONE + """
+                $ORIGIN example.com.
+                *           A   192.0.2.200
+                *           TXT "wild"
+                *.dyn       DYNA weighted!addrs
+                *.alias     CNAME mail
+                *.sub       A   192.0.2.66
+                """;
+        ZoneParser.Result parsed = ZoneParser.parse(zone(text));
+        assertThat(parsed.problems()).isEmpty();
+        LocalZones zones = new LocalZones(Map.of("example.com.", zone(text)));
+
+        Answer a = ask(zones, "nothere.example.com.", RrType.A);
+        assertThat(a.rcode).isEqualTo(RrType.NOERROR);
+        assertThat(a.authoritative).isTrue();
+        assertThat(a.answer()).singleElement().satisfies(rr -> {
+            assertThat(rr.name()).isEqualTo("nothere.example.com."); // the owner is the asked name
+            assertThat(rr.rdata()).containsExactly(192, 0, 2, 200);
+        });
+        // several labels below the closest encloser match too
+        assertThat(ask(zones, "x.y.z.example.com.", RrType.A).answer()).singleElement()
+                .satisfies(rr -> assertThat(rr.name()).isEqualTo("x.y.z.example.com."));
+        // ANY: every record of the wildcard, as the asked name's
+        assertThat(ask(zones, "any.example.com.", RrType.ANY).answer()).extracting(Rr::name)
+                .containsOnly("any.example.com.").hasSize(2);
+        // a type the wildcard lacks: NODATA with the SOA, not NXDOMAIN
+        Answer nodata = ask(zones, "nothere.example.com.", RrType.AAAA);
+        assertThat(nodata.rcode).isEqualTo(RrType.NOERROR);
+        assertThat(nodata.answer()).isEmpty();
+        assertThat(nodata.authority()).extracting(Rr::type).containsExactly(RrType.SOA);
+        // existing names and empty non-terminals are never answered from the wildcard
+        assertThat(ask(zones, "mail.example.com.", RrType.A).answer().get(0).rdata()).containsExactly(192, 0, 2, 25);
+        assertThat(ask(zones, "mail.example.com.", RrType.TXT).answer()).isEmpty();
+        assertThat(ask(zones, "b.c.example.com.", RrType.A).answer()).isEmpty();
+        // below an existing name without a wildcard of its own: NXDOMAIN (its closest encloser is mail)
+        assertThat(ask(zones, "x.mail.example.com.", RrType.A).rcode).isEqualTo(RrType.NXDOMAIN);
+        // a DYNA wildcard draws for the asked name; a CNAME wildcard aliases it and is followed in the zone
+        assertThat(ask(zones, "h1.dyn.example.com.", RrType.A).answer()).isNotEmpty()
+                .allSatisfy(rr -> assertThat(rr.name()).isEqualTo("h1.dyn.example.com."));
+        Answer alias = ask(zones, "w.alias.example.com.", RrType.A);
+        assertThat(alias.answer()).extracting(Rr::type).containsExactly(RrType.CNAME, RrType.A);
+        assertThat(alias.answer().get(0).name()).isEqualTo("w.alias.example.com.");
+        // a wildcard below a delegation is not this zone's to use: the referral wins
+        Answer referral = ask(zones, "host.sub.example.com.", RrType.A);
+        assertThat(referral.authoritative).isFalse();
+        assertThat(referral.authority()).extracting(Rr::type).containsExactly(RrType.NS);
+    }
+
     @Test
     void answersAuthoritatively() {
         LocalZones zones = new LocalZones(Map.of("example.com.", zone(ZONE)));
