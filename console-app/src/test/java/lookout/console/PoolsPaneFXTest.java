@@ -82,8 +82,14 @@ class PoolsPaneFXTest {
     }
 
     private void force(FxRobot robot, TreeTableView<PoolRow> tree, String item) throws Exception {
-        robot.interact(() -> tree.getSelectionModel().select(find(tree.getRoot(), PoolRow.Kind.ITEM, item)));
-        robot.clickOn("#forceDown");
+        confirmed(robot, tree, PoolRow.Kind.ITEM, item, "#forceDown");
+    }
+
+    /** Selects a line, presses {@code button} and confirms. */
+    private void confirmed(FxRobot robot, TreeTableView<PoolRow> tree, PoolRow.Kind kind, String name, String button)
+            throws Exception {
+        robot.interact(() -> tree.getSelectionModel().select(find(tree.getRoot(), kind, name)));
+        robot.clickOn(button);
         waitFor(() -> robot.lookup("#confirmForce").tryQuery().isPresent());
         robot.clickOn("#confirmForce");
     }
@@ -131,9 +137,7 @@ class PoolsPaneFXTest {
 
         robot.interact(() -> tree.getSelectionModel().select(find(tree.getRoot(), PoolRow.Kind.RESOURCE, "pool")));
         assertThat(robot.lookup("#forceDown").query().isDisabled()).isFalse();
-        robot.clickOn("#forceDown");
-        waitFor(() -> robot.lookup("#confirmForce").tryQuery().isPresent());
-        robot.clickOn("#confirmForce");
+        confirmed(robot, tree, PoolRow.Kind.RESOURCE, "pool", "#forceDown");
         waitFor(() -> fx(family::failover));
         assertThat(fx(pool::forced)).startsWith("DOWN");
         assertThat(fx(a::forced)).as("no address forced").isEmpty();
@@ -141,10 +145,7 @@ class PoolsPaneFXTest {
         // failover: answered as if every address were UP
         assertThat(fx(a::odds)).isCloseTo(10 / 16.0, org.assertj.core.data.Offset.offset(1e-9));
 
-        robot.interact(() -> tree.getSelectionModel().select(find(tree.getRoot(), PoolRow.Kind.RESOURCE, "pool")));
-        robot.clickOn("#release");
-        waitFor(() -> robot.lookup("#confirmForce").tryQuery().isPresent());
-        robot.clickOn("#confirmForce");
+        confirmed(robot, tree, PoolRow.Kind.RESOURCE, "pool", "#release");
         waitFor(() -> fx(() -> !family.failover() && pool.forced().isEmpty()));
         assertThat(console.engine.snapshot().pools().forced()).isEmpty();
     }

@@ -45,27 +45,13 @@ class HeadlessTest {
     /** SIGHUP's work: a bad file is rejected with its positions and changes nothing; a good one is applied. */
     @Test
     void reloadAppliesAValidFileAndKeepsTheRunningOneOnABadFile() throws Exception {
-        int[] ports = freePvaPorts();
-        int udp = ports[0];
-        int tcp = ports[1];
-        String good = """
-                resolver => { listen => [ 127.0.0.1:0 ], cache_size => %s }
-                pva => {
-                  addr_list => [ 127.0.0.1 ]
-                  auto_addr_list => false
-                  beacon_addr_list => [ 127.0.0.1 ]
-                  auto_beacon_addr_list => false
-                  broadcast_port => %d
-                  server_port => %d
-                }
-                state_dir => state
-                """;
+        String good = "resolver => { listen => [ 127.0.0.1:0 ], cache_size => %s }\n" + loopbackPva() + "state_dir => state\n";
         Path f = dir.resolve("reload.conf");
-        Files.writeString(f, good.formatted("1000", udp, tcp));
+        Files.writeString(f, good.formatted("1000"));
         Headless h = Headless.start(f, options(), errStream());
         assertThat(h).isNotNull();
         try {
-            Files.writeString(f, good.formatted("lots", udp, tcp));
+            Files.writeString(f, good.formatted("lots"));
             lookout.engine.api.ReloadResult bad = h.reload();
             assertThat(bad.applied()).isFalse();
             assertThat(bad.problems()).anySatisfy(p -> {
@@ -75,7 +61,7 @@ class HeadlessTest {
             assertThat(h.engine().snapshot().config().version()).isEqualTo(1);
             assertThat(h.engine().snapshot().resolver().cacheCapacity()).isEqualTo(1000);
 
-            Files.writeString(f, good.formatted("2000", udp, tcp));
+            Files.writeString(f, good.formatted("2000"));
             lookout.engine.api.ReloadResult ok = h.reload();
             assertThat(ok.applied()).isTrue();
             assertThat(ok.version()).isEqualTo(2);
@@ -86,33 +72,31 @@ class HeadlessTest {
         }
     }
 
-    /** A UDP and a TCP port free now; the engine binds them a moment later (PVA ports cannot be 0). */
-    private static int[] freePvaPorts() throws Exception {
+    /**
+     * A loopback-only {@code pva} section on a UDP and a TCP port free now; the engine binds them a
+     * moment later (PVA ports cannot be 0).
+     */
+    private static String loopbackPva() throws Exception {
         try (DatagramSocket d = new DatagramSocket(0, InetAddress.getLoopbackAddress());
              ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return new int[] {d.getLocalPort(), s.getLocalPort()};
+            return """
+                    pva => {
+                      addr_list => [ 127.0.0.1 ]
+                      auto_addr_list => false
+                      beacon_addr_list => [ 127.0.0.1 ]
+                      auto_beacon_addr_list => false
+                      broadcast_port => %d
+                      server_port => %d
+                    }
+                    """.formatted(d.getLocalPort(), s.getLocalPort());
         }
     }
 
     @Test
     void aValidFileRunsTheEngineUntilStopped() throws Exception {
-        int[] ports = freePvaPorts();
-        int udp = ports[0];
-        int tcp = ports[1];
         Path f = dir.resolve("good.conf");
-        Files.writeString(f, """
-                resolver => { listen => [ 127.0.0.1:0 ] }
-                pva => {
-                  addr_list => [ 127.0.0.1 ]
-                  auto_addr_list => false
-                  beacon_addr_list => [ 127.0.0.1 ]
-                  auto_beacon_addr_list => false
-                  broadcast_port => %d
-                  server_port => %d
-                }
-                status => { listen => 127.0.0.1:0 }
-                state_dir => state
-                """.formatted(udp, tcp));
+        Files.writeString(f, "resolver => { listen => [ 127.0.0.1:0 ] }\n" + loopbackPva()
+                + "status => { listen => 127.0.0.1:0 }\nstate_dir => state\n");
         Headless h = Headless.start(f, options(), errStream());
         assertThat(h).isNotNull();
         try {

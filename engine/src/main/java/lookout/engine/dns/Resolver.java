@@ -523,10 +523,6 @@ final class Resolver {
     }
 
     /** The recent traces, oldest first (engine loop; builds them now). */
-    List<ResolveTrace> recentTraces() {
-        return recentTraces(List.of());
-    }
-
     /**
      * The recent traces, with {@code elsewhere} (zone answers given on answer loops) merged in by
      * the time they ended; the newest {@link #RECENT_TRACES} in all.

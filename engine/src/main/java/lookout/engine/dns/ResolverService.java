@@ -326,7 +326,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         boolean reading;
         private boolean unflushed;
         /** Draws DYNA/DYNC answers on this socket's loop (the engine's own on the engine loop); null: no pools. */
-        private DynamicRecords draws;
+        private final DynamicRecords draws;
         // the socket's loop only
         private LoopView seen;
         private LocalZones zones;
@@ -340,10 +340,6 @@ public final class ResolverService implements Service, Commands.Resolver {
         UdpHandler(Channel channel, DynamicRecords draws) {
             this.channel = channel;
             this.draws = draws;
-        }
-
-        final void draws(DynamicRecords d) {
-            this.draws = d;
         }
 
         /**
@@ -518,22 +514,16 @@ public final class ResolverService implements Service, Commands.Resolver {
      */
     private final class AnswerLoopHandler extends UdpHandler {
         private final UdpHandler primary;
-        private final DynamicRecords pools;
-        private boolean drawsMade;
         private List<Handed> handed = new ArrayList<>();
 
         AnswerLoopHandler(Channel channel, UdpHandler primary, DynamicRecords pools) {
-            super(channel, null);
+            // draws of its own: forAnswerLoop may be called from any thread, before the pools start
+            super(channel, pools == null ? null : pools.forAnswerLoop());
             this.primary = primary;
-            this.pools = pools;
         }
 
         @Override
         boolean fastPath() {
-            if (!drawsMade) {
-                drawsMade = true;
-                draws(pools == null ? null : pools.forAnswerLoop());
-            }
             return true;
         }
 

@@ -106,13 +106,8 @@ final class UdpListener implements SearchResponder.Transmit {
     /**
      * Binds every socket. {@code port} 0 binds an ephemeral port for the first socket and the same
      * port for the rest. Returns the port bound.
+     * {@code limitedBroadcast}: also take searches sent to 255.255.255.255 (epoll only).
      */
-    int open(EventLoopGroup io, List<LocalAddress> locals, int wantedPort, boolean forwardingWanted)
-            throws IOException {
-        return open(io, locals, wantedPort, forwardingWanted, false);
-    }
-
-    /** As above; {@code limitedBroadcast}: also take searches sent to 255.255.255.255 (epoll only). */
     int open(EventLoopGroup io, List<LocalAddress> locals, int wantedPort, boolean forwardingWanted,
              boolean limitedBroadcast) throws IOException {
         Transport transport = Transport.of(io);
