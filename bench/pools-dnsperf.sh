@@ -7,7 +7,8 @@
 #
 # Both servers run side by side; each round measures gdnsd then Lookout (the order alternating),
 # and reports queries/s, latency and the server's CPU time per query (utime+stime of the process,
-# all threads, from /proc/PID/stat, over the run ÷ queries completed). LOOKOUT_JFR=FILE records a
+# all threads, from /proc/PID/stat, over the run ÷ queries completed) and its context switches per
+# query (voluntary + involuntary, all threads, /proc/PID/task/*/status). LOOKOUT_JFR=FILE records a
 # Flight Recorder profile of Lookout over the whole run; SYSCALLS=1 prints each server's network
 # syscalls per query (perf's syscall tracepoints). GDNSD_UDP_THREADS=N sets gdnsd's udp_threads
 # (its default: 2 sockets and threads per listen address); Lookout's resolver.udp_threads is the
@@ -40,11 +41,13 @@ WEIGHTED=$(sed -n '/^  weighted => {/,/^  }$/p' "$ROOT/bench/synopsis-weighted.c
 printf '%s\n' "cdn.example.com A" "www6.front.example.com AAAA" > "$WORK/queries"
 
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# context switches of all the process's threads (voluntary: it blocked; involuntary: preempted)
+ctxsw() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ {v += $2} /^nonvoluntary_ctxt_switches/ {n += $2} END {print v, n}'; }
 uticks() { awk '{print $14}' "/proc/$1/stat"; }
 HZ=$(getconf CLK_TCK)
 run() { # NAME PORT PID ROUND
   local t0 t1 u0 u1 qps lost lat done cpu ucpu
-  t0=$(ticks "$3"); u0=$(uticks "$3")
+  t0=$(ticks "$3"); u0=$(uticks "$3"); read -r v0 n0 <<< "$(ctxsw "$3")"
   local spid=""
   if [ -n "${SYSCALLS:-}" ]; then # count the server's network syscalls over the run (perf tracepoints)
     perf stat -x, -e 'syscalls:sys_enter_recvmmsg,syscalls:sys_enter_sendmmsg,syscalls:sys_enter_recvmsg,syscalls:sys_enter_sendmsg,syscalls:sys_enter_recvfrom,syscalls:sys_enter_sendto,syscalls:sys_enter_epoll_pwait,syscalls:sys_enter_epoll_pwait2,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_getsockopt,syscalls:sys_enter_futex' \
@@ -54,7 +57,7 @@ run() { # NAME PORT PID ROUND
     perf record -q -F 999 -g -e cpu-clock -p "$3" -o "$WORK/$1-$4.perf.data" -- sleep "$SECS" > /dev/null 2>&1 &
   fi
   dnsperf -s 127.0.0.1 -p "$2" -d "$WORK/queries" -l "$SECS" -c "$CLIENTS" -T "$CLIENTS" -q 500 > "$WORK/$1-$4.dnsperf" 2>&1
-  t1=$(ticks "$3"); u1=$(uticks "$3")
+  t1=$(ticks "$3"); u1=$(uticks "$3"); read -r v1 n1 <<< "$(ctxsw "$3")"
   if [ -n "$spid" ]; then
     wait "$spid" || true
     awk -F, -v n="$(awk '/Queries completed/ {print $3}' "$WORK/$1-$4.dnsperf")" \
@@ -66,8 +69,10 @@ run() { # NAME PORT PID ROUND
   lat=$(awk '/Average Latency/ {print $4, $5, $6, $7, $8, $9}' "$WORK/$1-$4.dnsperf")
   cpu=$(awk -v a="$t0" -v b="$t1" -v hz="$HZ" -v n="$done" 'BEGIN { printf "%.2f", (b - a) / hz / n * 1e6 }')
   ucpu=$(awk -v a="$u0" -v b="$u1" -v hz="$HZ" -v n="$done" 'BEGIN { printf "%.2f", (b - a) / hz / n * 1e6 }')
-  printf '%-8s round %s qps %-12s lost %-14s cpu/query %6s us (user %s)  load %s  latency %s\n' "$1" "$4" "$qps" "$lost" "$cpu" "$ucpu" \
-      "$(cut -d' ' -f1-3 /proc/loadavg)" "$lat" | tee -a "$WORK/summary"
+  local sw
+  sw=$(awk -v v="$((v1 - v0))" -v n="$((n1 - n0))" -v q="$done" 'BEGIN { printf "%.3f+%.3f", v / q, n / q }')
+  printf '%-8s round %s qps %-12s lost %-14s cpu/query %6s us (user %s)  switches/query %s  load %s  latency %s\n' "$1" "$4" "$qps" "$lost" "$cpu" "$ucpu" \
+      "$sw" "$(cut -d' ' -f1-3 /proc/loadavg)" "$lat" | tee -a "$WORK/summary"
 }
 
 # gdnsd

@@ -37,8 +37,11 @@ final class LocalZones {
     private Zone.Dyn drawnFrom;
 
     /** A fixed answer, or the DYNA/DYNC record to draw from (exactly one is set). */
-    private record Plan(Answer fixed, Zone zone, Zone.Dyn dyn) {
+    record Plan(Answer fixed, Zone zone, Zone.Dyn dyn) {
     }
+
+    /** The plan the last {@link #answer} followed, for callers keeping a memo of their own. */
+    private Plan lastPlan;
 
     LocalZones(Map<String, ZoneConfig> configs) {
         zones = new HashMap<>();
@@ -85,6 +88,7 @@ final class LocalZones {
         lookout.engine.dns.cache.DnsCache.Key key = new lookout.engine.dns.cache.DnsCache.Key(qname, qtype, qclass);
         Plan p = memo.get(key);
         if (p != null) {
+            lastPlan = p;
             return p.fixed() != null ? p.fixed() : draw(p.zone(), p.dyn(), qname, qtype, qclass, dyn);
         }
         drawnFrom = null;
@@ -92,8 +96,15 @@ final class LocalZones {
         if (memo.size() >= MEMO_LIMIT) {
             memo.clear();
         }
-        memo.put(key, drawnFrom == null ? new Plan(a, null, null) : new Plan(null, z, drawnFrom));
+        p = drawnFrom == null ? new Plan(a, null, null) : new Plan(null, z, drawnFrom);
+        memo.put(key, p);
+        lastPlan = p;
         return a;
+    }
+
+    /** The plan the last {@link #answer} on this instance followed. */
+    Plan lastPlan() {
+        return lastPlan;
     }
 
     private Answer build(Zone z, String qname, int qtype, int qclass, DynamicRecords dyn) {
@@ -197,14 +208,27 @@ final class LocalZones {
      * are missing may heal). Addresses are encoded straight to the wire: no records, no name table.
      */
     private Answer draw(Zone z, Zone.Dyn d, String qname, int qtype, int qclass, DynamicRecords dyn) {
+        return drawn(z, d, qname, qtype, qclass, drawFrom(d, qtype, dyn));
+    }
+
+    /**
+     * What the pools gave for {@code d}, or null when they could not answer: none present, or the
+     * resource gone mid-reload (SERVFAIL then, not a crash).
+     */
+    static DynamicRecords.Answer drawFrom(Zone.Dyn d, int qtype, DynamicRecords dyn) {
         if (dyn == null) {
-            return new Answer(qname, qtype, qclass, RrType.SERVFAIL, false, List.of(), List.of(), List.of());
+            return null;
         }
-        DynamicRecords.Answer a;
         try {
-            a = dyn.answer(d.resource(), qtype, d.ttl(), d.minTtl());
+            return dyn.answer(d.resource(), qtype, d.ttl(), d.minTtl());
         } catch (RuntimeException e) {
-            // the pools could not answer (resource gone mid-reload): SERVFAIL, not a crash
+            return null;
+        }
+    }
+
+    /** The answer a draw from {@code d} comes to ({@code a} null: SERVFAIL). */
+    static Answer drawn(Zone z, Zone.Dyn d, String qname, int qtype, int qclass, DynamicRecords.Answer a) {
+        if (a == null) {
             return new Answer(qname, qtype, qclass, RrType.SERVFAIL, false, List.of(), List.of(), List.of());
         }
         if (a.cname() != null) {

@@ -12,10 +12,12 @@ import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +42,9 @@ import lookout.engine.core.Transport;
 import lookout.engine.dns.upstream.NettyUpstreamSockets;
 import lookout.engine.dns.upstream.UpstreamSockets;
 import lookout.engine.dns.wire.ClientQuery;
+import lookout.engine.dns.wire.Message;
 import lookout.engine.dns.wire.Names;
+import lookout.engine.dns.wire.PlainQuery;
 import lookout.engine.dns.wire.Responses;
 import lookout.engine.dns.wire.RrType;
 import lookout.engine.dns.wire.WireException;
@@ -91,8 +95,9 @@ public final class ResolverService implements Service, Commands.Resolver {
     private volatile LoopView loopView;
     // written by the sockets' loops, read by snapshots: local answers on the fast path (all
     // sockets), those of them on answer loops, and fast-path failures (bugs)
-    private final LongAdder fastAnswers = new LongAdder();
-    private final LongAdder loopAnswers = new LongAdder();
+    /** Fast-path answers of sockets closed since (engine loop); the open ones count their own. */
+    private long retiredFastAnswers;
+    private long retiredLoopAnswers;
     private final LongAdder fastErrors = new LongAdder();
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private List<Cidr> allow = List.of();
@@ -130,7 +135,7 @@ public final class ResolverService implements Service, Commands.Resolver {
 
     /** Questions received: the resolver's and those answered on the sockets' fast path. */
     private long queriesTotal() {
-        return resolver.queries + fastAnswers.sum();
+        return resolver.queries + fastAnswers();
     }
 
     /** What an answer loop needs to answer a local question: all immutable. */
@@ -223,7 +228,29 @@ public final class ResolverService implements Service, Commands.Resolver {
         }
         listeners.clear();
         bound.clear();
+        retiredFastAnswers = fastAnswers();
+        retiredLoopAnswers = loopAnswers();
         udpHandlers.clear();
+    }
+
+    /** Local answers the sockets' fast paths gave, ever (engine loop). */
+    private long fastAnswers() {
+        long n = retiredFastAnswers;
+        for (UdpHandler h : udpHandlers) {
+            n += h.answered.get();
+        }
+        return n;
+    }
+
+    /** The part of {@link #fastAnswers} given on answer loops. */
+    private long loopAnswers() {
+        long n = retiredLoopAnswers;
+        for (UdpHandler h : udpHandlers) {
+            if (h instanceof AnswerLoopHandler) {
+                n += h.answered.get();
+            }
+        }
+        return n;
     }
 
     // ------------------------------------------------------------------ listeners
@@ -330,9 +357,20 @@ public final class ResolverService implements Service, Commands.Resolver {
         // the socket's loop only
         private LoopView seen;
         private LocalZones zones;
+        /** Plans of questions answered here before, by their bytes (cleared with a new view). */
+        private final QuestionMemo<Remembered> remembered = new QuestionMemo<>();
+        /** The current datagram, read for the fast path; {@link #plain}: it is of the usual shape. */
+        private final PlainQuery query = new PlainQuery();
+        private boolean plain;
+        /** The last client the allow list took, in view {@link #seen}. */
+        private InetAddress allowedLast;
         private int nextTrace;
         /** The question {@link #answerHere} decoded and did not answer, so the engine need not decode it again. */
         ClientQuery decoded;
+        /** Local answers this socket's fast path gave: written by its loop only, read by snapshots. */
+        final java.util.concurrent.atomic.AtomicLong answered = new java.util.concurrent.atomic.AtomicLong();
+        /** When the current read burst began (clock reads are per burst: answers in it take microseconds). */
+        private long burstStarted;
         /** Local answers given here, written by this loop (release), read by snapshots on the engine loop. */
         final java.util.concurrent.atomic.AtomicReferenceArray<LoopTrace> recent =
                 new java.util.concurrent.atomic.AtomicReferenceArray<>(LOOP_TRACES);
@@ -349,7 +387,10 @@ public final class ResolverService implements Service, Commands.Resolver {
         final void send(byte[] r, InetSocketAddress to) {
             // straight into a pooled direct buffer: the native transport sends only direct memory
             // and would otherwise wrap, copy and release a heap buffer per answer itself
-            ByteBuf out = channel.alloc().directBuffer(r.length).writeBytes(r);
+            write(channel.alloc().directBuffer(r.length).writeBytes(r), to);
+        }
+
+        private void write(ByteBuf out, InetSocketAddress to) {
             DatagramPacket p = new DatagramPacket(out, to);
             if (reading && channel.eventLoop().inEventLoop()) {
                 channel.write(p, channel.voidPromise());
@@ -375,13 +416,35 @@ public final class ResolverService implements Service, Commands.Resolver {
                     return;
                 }
                 ByteBuf b = p.content();
-                byte[] bytes = new byte[b.readableBytes()];
-                b.getBytes(b.readerIndex(), bytes);
                 InetSocketAddress sender = p.sender();
-                reading = true;
+                if (!reading) {
+                    reading = true;
+                    burstStarted = scheduler.nanoTime();
+                }
                 decoded = null;
+                boolean fast = fastPath();
+                int len = b.readableBytes();
+                plain = false;
+                if (fast && len <= PlainQuery.MAX_LENGTH) {
+                    // one bulk copy into the socket's scratch: reading a direct buffer byte by byte
+                    // checks bounds and liveness on every byte
+                    b.getBytes(b.readerIndex(), query.raw, 0, len);
+                    query.length = len;
+                    plain = query.read();
+                    try {
+                        if (plain && answerRemembered(sender)) {
+                            return;
+                        }
+                    } catch (RuntimeException e) {
+                        fastErrors.increment();
+                        LOG.log(Level.WARNING, "resolver: local fast path failed", e);
+                        plain = false;
+                    }
+                }
+                byte[] bytes = new byte[len];
+                b.getBytes(b.readerIndex(), bytes);
                 boolean answered = false;
-                if (fastPath()) {
+                if (fast) {
                     try {
                         answered = answerHere(bytes, sender);
                     } catch (RuntimeException e) {
@@ -413,8 +476,9 @@ public final class ResolverService implements Service, Commands.Resolver {
             }
         }
 
-        void countLocal() {
-            fastAnswers.increment();
+        private void countLocal() {
+            // one writer (this loop): a plain increment published, no atomic read-modify-write
+            answered.lazySet(answered.get() + 1);
         }
 
         /**
@@ -425,7 +489,7 @@ public final class ResolverService implements Service, Commands.Resolver {
          */
         final boolean answerHere(byte[] bytes, InetSocketAddress sender) {
             LoopView v = loopView;
-            if (bytes.length < 12 || (bytes[2] & 0x80) != 0 || sender == null || !contains(v.allow(), sender.getAddress())) {
+            if (bytes.length < 12 || (bytes[2] & 0x80) != 0 || sender == null || !allowed(v, sender.getAddress())) {
                 return false;
             }
             ClientQuery q;
@@ -446,20 +510,184 @@ public final class ResolverService implements Service, Commands.Resolver {
             if (Synthetic.covers(name) || (v.searchesSingleLabels() && Names.labelCount(name) == 1)) {
                 return false;
             }
-            if (seen != v) {
-                seen = v;
-                zones = v.zones().isEmpty() ? null : new LocalZones(v.zones());
-            }
+            LocalZones zones = zonesFor(v);
             Zone z = zones == null ? null : zones.find(name);
             if (z == null) {
                 return false;
             }
-            long started = scheduler.nanoTime();
             Answer a = zones.answer(z, name, q.qtype, q.qclass, draws);
+            if (plain) {
+                // the same question (name, type) in the same view is answered from the memo next time
+                remembered.put(query, new Remembered(zones.lastPlan(), name));
+            }
             send(Responses.stamp(a.encoded, q, 0, -1, null), sender);
             countLocal();
-            recent.setRelease(nextTrace++ & (LOOP_TRACES - 1), new LoopTrace(q, a, sender, started, scheduler.nanoTime()));
+            trace(new LoopTrace(q, q.qname, q.qtype, a, null, sender, burstStarted, scheduler.nanoTime()));
             return true;
+        }
+
+        /** The zones of view {@code v} with this socket's memos (new ones when the view changed). */
+        private LocalZones zonesFor(LoopView v) {
+            if (seen != v) {
+                seen = v;
+                zones = v.zones().isEmpty() ? null : new LocalZones(v.zones());
+                remembered.clear();
+                allowedLast = null;
+            }
+            return zones;
+        }
+
+        /** Whether the view's allow list takes {@code a}; the last client allowed is remembered. */
+        private boolean allowed(LoopView v, InetAddress a) {
+            if (seen == v && a.equals(allowedLast)) {
+                return true;
+            }
+            if (!contains(v.allow(), a)) {
+                return false;
+            }
+            if (seen == v) {
+                allowedLast = a;
+            }
+            return true;
+        }
+
+        private void trace(LoopTrace t) {
+            recent.setRelease(nextTrace++ & (LOOP_TRACES - 1), t);
+        }
+
+        /**
+         * The fast path proper: a question of the usual shape ({@link #query}, read) that
+         * {@link #answerHere} answered before in this view, answered again from its plan without
+         * decoding — a fixed answer stamped, a DYNA/DYNC draw written — straight into the
+         * outgoing buffer, exactly as {@link Responses#stamp} would. False (nothing sent, nothing
+         * counted) when there is no plan, so the general path answers.
+         */
+        private boolean answerRemembered(InetSocketAddress sender) {
+            LoopView v = loopView;
+            if (sender == null || zonesFor(v) == null || remembered.size() == 0) {
+                return false;
+            }
+            Remembered r = remembered.get(query);
+            if (r == null || !allowed(v, sender.getAddress())) {
+                return false;
+            }
+            LocalZones.Plan p = r.plan();
+            PlainQuery q = query;
+            Answer a = p.fixed();
+            DynamicRecords.Answer d = null;
+            if (a == null) {
+                d = LocalZones.drawFrom(p.dyn(), q.qtype, draws);
+                if (d == null || d.cname() != null || !writeAddresses(d, sender)) {
+                    a = LocalZones.drawn(p.zone(), p.dyn(), r.qname(), q.qtype, RrType.IN, d);
+                    d = null;
+                }
+            }
+            if (a != null && !writeStamped(a, sender)) {
+                // too big for the client: the general stamp cuts it (TC)
+                ClientQuery cq = decodeAgain();
+                if (cq == null) {
+                    return false;
+                }
+                send(Responses.stamp(a.encoded, cq, 0, -1, null), sender);
+            }
+            countLocal();
+            trace(new LoopTrace(null, r.qname(), q.qtype, a, d, sender, burstStarted, scheduler.nanoTime()));
+            return true;
+        }
+
+        private ClientQuery decodeAgain() {
+            try {
+                return ClientQuery.decode(Arrays.copyOf(query.raw, query.length), query.length, false);
+            } catch (WireException e) {
+                return null; // cannot happen for a query PlainQuery read
+            }
+        }
+
+        /** {@link Responses#stamp} for {@link #query}, into the outgoing buffer; false when too big. */
+        private boolean writeStamped(Answer a, InetSocketAddress to) {
+            PlainQuery q = query;
+            byte[] w = a.encoded.wire();
+            int full = w.length + (q.edns ? 11 : 0);
+            if (full > q.maxSize() || w.length < 12 + q.questionLength) {
+                return false;
+            }
+            ByteBuf out = channel.alloc().directBuffer(full);
+            out.writeBytes(w);
+            out.setShort(0, q.id);
+            out.setShort(2, (Message.u16(w, 2) & ~(Message.RD | Message.CD)) | (q.flags & (Message.RD | Message.CD)));
+            // the question as the client spelled it (DNS 0x20)
+            out.setBytes(12, q.raw, 12, q.questionLength);
+            if (q.edns) {
+                out.setShort(10, Message.u16(w, 10) + 1);
+                writeOpt(out, a.encoded.rcode());
+            }
+            write(out, to);
+            return true;
+        }
+
+        /**
+         * A DYNA/DYNC draw of addresses, as {@link Answer#addresses} encodes and {@link Responses#stamp}
+         * stamps it, written directly; false (nothing written) when none are of the asked family
+         * (NODATA) or the answer is too big for the client.
+         */
+        private boolean writeAddresses(DynamicRecords.Answer d, InetSocketAddress to) {
+            PlainQuery q = query;
+            List<InetAddress> all = d.addresses();
+            int count = 0;
+            int rdata = 0;
+            for (int i = 0, n = all.size(); i < n; i++) {
+                InetAddress x = all.get(i);
+                if (wanted(x, q.qtype)) {
+                    count++;
+                    rdata += 12 + (x instanceof Inet4Address ? 4 : 16);
+                }
+            }
+            int full = 12 + q.questionLength + rdata + (q.edns ? 11 : 0);
+            if (count == 0 || full > q.maxSize()) {
+                return false;
+            }
+            ByteBuf out = channel.alloc().directBuffer(full);
+            out.writeShort(q.id);
+            out.writeShort(Message.QR | Message.AA | Message.RA | (q.flags & (Message.RD | Message.CD)));
+            out.writeShort(1);
+            out.writeShort(count);
+            out.writeShort(0);
+            out.writeShort(q.edns ? 1 : 0);
+            out.writeBytes(q.raw, 12, q.questionLength);
+            for (int i = 0, n = all.size(); i < n; i++) {
+                InetAddress x = all.get(i);
+                if (wanted(x, q.qtype)) {
+                    byte[] ip = x.getAddress();
+                    out.writeShort(0xC000 | 12); // the question's name
+                    out.writeShort(ip.length == 4 ? RrType.A : RrType.AAAA);
+                    out.writeShort(RrType.IN);
+                    out.writeInt((int) d.ttl());
+                    out.writeShort(ip.length);
+                    out.writeBytes(ip);
+                }
+            }
+            if (q.edns) {
+                writeOpt(out, RrType.NOERROR);
+            }
+            write(out, to);
+            return true;
+        }
+
+        /** LocalZones' filter of a draw: A → IPv4 only, AAAA → IPv6 only, ANY → both. */
+        private static boolean wanted(InetAddress x, int qtype) {
+            return qtype == RrType.ANY || (qtype == RrType.A) == (x instanceof Inet4Address)
+                    && (qtype == RrType.A || qtype == RrType.AAAA);
+        }
+
+        /** Our OPT record, as {@link Responses#stamp} appends it. */
+        private void writeOpt(ByteBuf out, int rcode) {
+            out.writeByte(0);
+            out.writeShort(RrType.OPT);
+            out.writeShort(Responses.OUR_PAYLOAD);
+            out.writeByte(rcode >>> 4);
+            out.writeByte(0);
+            out.writeShort(query.ednsDo ? 0x8000 : 0);
+            out.writeShort(0);
         }
 
         /**
@@ -499,8 +727,33 @@ public final class ResolverService implements Service, Commands.Resolver {
     private record Handed(byte[] bytes, InetSocketAddress sender, ClientQuery q) {
     }
 
-    /** A local answer given on a socket's fast path, kept for the recent traces. */
-    private record LoopTrace(ClientQuery q, Answer a, InetSocketAddress client, long startedAt, long endedAt) {
+    /** A question's plan in a socket's memo, with the name it was asked by (lower case). */
+    private record Remembered(LocalZones.Plan plan, String qname) {
+    }
+
+    /**
+     * A local answer given on a socket's fast path, kept for the recent traces: the query decoded
+     * or only its name and type, the answer or the draw it was written from (built when a
+     * snapshot asks: traces are read far less often than answers are given).
+     */
+    private record LoopTrace(ClientQuery decoded, String qname, int qtype, Answer given, DynamicRecords.Answer drawn,
+                             InetSocketAddress client, long startedAt, long endedAt) {
+        ClientQuery q() {
+            return decoded != null ? decoded : ClientQuery.local(qname, qtype);
+        }
+
+        Answer a() {
+            if (given != null) {
+                return given;
+            }
+            List<InetAddress> out = new ArrayList<>();
+            for (InetAddress x : drawn.addresses()) {
+                if (UdpHandler.wanted(x, qtype)) {
+                    out.add(x);
+                }
+            }
+            return Answer.addresses(qname, qtype, RrType.IN, drawn.ttl(), out);
+        }
     }
 
     /** Traces each UDP socket keeps of its fast-path answers (a power of two). */
@@ -530,12 +783,6 @@ public final class ResolverService implements Service, Commands.Resolver {
         @Override
         void dispatch(byte[] bytes, InetSocketAddress sender) {
             handed.add(new Handed(bytes, sender, decoded));
-        }
-
-        @Override
-        void countLocal() {
-            super.countLocal();
-            loopAnswers.increment();
         }
 
         @Override
@@ -824,7 +1071,7 @@ public final class ResolverService implements Service, Commands.Resolver {
                     st.failedOnce ? wall.minusNanos(now - st.lastFailureNanos) : null));
         }
         List<String> listen = bound.stream().map(Resolver::address).toList();
-        long elsewhere = fastAnswers.sum();
+        long elsewhere = fastAnswers();
         List<Resolver.PendingTrace> loopTraces = new ArrayList<>();
         for (UdpHandler h : udpHandlers) {
             for (int i = 0; i < LOOP_TRACES; i++) {
@@ -843,7 +1090,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         b.metric(Metric.gauge("lookout_resolver_cache_entries", "Entries in the cache", r.cache.size()));
         b.metric(Metric.counter("lookout_resolver_local_answers_total", "Questions answered from local zones or synthetic names", r.localAnswers + elsewhere));
         b.metric(Metric.counter("lookout_resolver_fast_path_answers_total", "Local questions answered by a UDP listener on its own loop (all sockets)", elsewhere));
-        b.metric(Metric.counter("lookout_resolver_answer_loop_answers_total", "Local questions answered on answer loops (resolver.udp_threads)", loopAnswers.sum()));
+        b.metric(Metric.counter("lookout_resolver_answer_loop_answers_total", "Local questions answered on answer loops (resolver.udp_threads)", loopAnswers()));
         b.metric(Metric.gauge("lookout_resolver_udp_threads", "UDP sockets per listen address, each on its own loop", udpThreads));
         b.metric(new Metric("lookout_resolver_upstream_sent_total", "Upstream transactions sent", "counter", Map.of("transport", "udp"), r.sentUdp));
         b.metric(new Metric("lookout_resolver_upstream_sent_total", "Upstream transactions sent", "counter", Map.of("transport", "tcp"), r.sentTcp));
