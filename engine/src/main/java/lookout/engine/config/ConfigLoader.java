@@ -252,7 +252,10 @@ public final class ConfigLoader {
                 continue;
             }
             if (inline != null) {
-                out.put(origin, new ZoneConfig(origin, inline.pos().file(), inline.value(), inline.pos().line()));
+                String where = inline.pos().file().equals(name) ? null : inline.pos().file();
+                String dir = (where == null ? base : parentOf(where, base)).toString();
+                out.put(origin, new ZoneConfig(origin, inline.pos().file(), inline.value(), inline.pos().line(), dir,
+                        zoneIncludes(inline.value(), dir)));
             } else if (file != null) {
                 String where = file.pos().file().equals(name) ? null : file.pos().file();
                 Path f;
@@ -263,7 +266,9 @@ public final class ConfigLoader {
                     continue;
                 }
                 try {
-                    out.put(origin, new ZoneConfig(origin, f.toString(), readUtf8(f), 1));
+                    String text = readUtf8(f);
+                    String dir = ZoneConfig.directoryOf(f.toString());
+                    out.put(origin, new ZoneConfig(origin, f.toString(), text, 1, dir, zoneIncludes(text, dir)));
                 } catch (IOException | RuntimeException ex) {
                     p.add(file, path, path + ": expected a readable zone file, cannot read '" + f + "': " + describe(ex));
                 }
@@ -356,6 +361,53 @@ public final class ConfigLoader {
                 throw new VscfSyntaxException(at, "cannot read included file '" + f + "': " + describe(e));
             }
         };
+    }
+
+    /**
+     * The files a zone text's {@code $INCLUDE} lines name, and theirs, read now (the zone parser
+     * does no I/O; see {@link ZoneConfig#includes}). A directive starts its line (RFC 1035 §5.1);
+     * a file that cannot be read is kept with the reason, for the parser to report at its line.
+     * Each file is read once, which also ends cycles here (the parser reports them).
+     */
+    static Map<String, ZoneConfig.Include> zoneIncludes(String text, String directory) {
+        Map<String, ZoneConfig.Include> out = new java.util.HashMap<>();
+        collectIncludes(text, directory, out);
+        return out;
+    }
+
+    private static void collectIncludes(String text, String directory, Map<String, ZoneConfig.Include> out) {
+        for (String line : text.split("\n", -1)) {
+            if (line.length() < 9 || !line.regionMatches(true, 0, "$INCLUDE", 0, 8)
+                    || !Character.isWhitespace(line.charAt(8))) {
+                continue;
+            }
+            String rest = line.substring(9).strip();
+            String name;
+            if (rest.startsWith("\"")) {
+                int end = rest.indexOf('"', 1);
+                name = end < 0 ? rest.substring(1) : rest.substring(1, end);
+            } else {
+                int end = 0;
+                while (end < rest.length() && !Character.isWhitespace(rest.charAt(end)) && rest.charAt(end) != ';') {
+                    end++;
+                }
+                name = rest.substring(0, end);
+            }
+            if (name.isEmpty()) {
+                continue;
+            }
+            String path = ZoneConfig.includePath(directory, name);
+            if (out.containsKey(path) || out.size() >= 256) {
+                continue;
+            }
+            try {
+                String included = readUtf8(Path.of(path));
+                out.put(path, new ZoneConfig.Include(included, null));
+                collectIncludes(included, ZoneConfig.directoryOf(path), out);
+            } catch (IOException | RuntimeException e) {
+                out.put(path, new ZoneConfig.Include(null, describe(e)));
+            }
+        }
     }
 
     /** Strict UTF-8: a file in another encoding is an error, not silently mangled text. */

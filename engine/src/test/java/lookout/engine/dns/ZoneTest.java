@@ -90,7 +90,7 @@ class ZoneTest {
         assertThat(z.soa().ttl()).isEqualTo(3600);
         assertThat(z.node("example.com.").rrset(RrType.NS)).hasSize(2);
         assertThat(z.node("mail.example.com.").rrset(RrType.A).get(0).ttl()).isEqualTo(120);
-        assertThat(z.node("www.example.com.").dyn()).isEqualTo(new Zone.Dyn(true, "weighted", "pubwww", 300, 150, 9, 18));
+        assertThat(z.node("www.example.com.").dyn()).isEqualTo(new Zone.Dyn(true, "weighted", "pubwww", 300, 150, "zones/example.com", 9, 18));
         assertThat(z.node("cnames.example.com.").dyn().minTtl()).isEqualTo(60);
         assertThat(z.node("pool.example.com.").dyn().dync()).isFalse();
         assertThat(z.node("x.other.example.com.")).isNotNull();

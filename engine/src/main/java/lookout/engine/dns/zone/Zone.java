@@ -15,7 +15,7 @@ import lookout.engine.dns.wire.Rr;
 public final class Zone {
 
     /** A gdnsd {@code DYNA}/{@code DYNC} record: answered per query by the weighted pools. */
-    public record Dyn(boolean dync, String plugin, String resource, long ttl, long minTtl, int line, int column) {
+    public record Dyn(boolean dync, String plugin, String resource, long ttl, long minTtl, String file, int line, int column) {
     }
 
     /** Records at one owner name. */

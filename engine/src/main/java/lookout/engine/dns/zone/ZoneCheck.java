@@ -29,7 +29,7 @@ public final class ZoneCheck implements ConfigCheck {
                 if (d == null) {
                     continue;
                 }
-                Position pos = new Position(zc.sourceName(), d.line(), d.column());
+                Position pos = new Position(d.file(), d.line(), d.column());
                 String kind = d.dync() ? "DYNC" : "DYNA";
                 String problem = candidate.weighted() == null
                         ? "plugin_weighted: unknown resource '" + d.resource() + "'"

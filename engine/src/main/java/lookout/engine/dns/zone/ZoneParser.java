@@ -34,8 +34,18 @@ public final class ZoneParser {
     private record Token(String text, int line, int column, boolean quoted) {
     }
 
+    /** How deep {@code $INCLUDE}s may nest (a file including itself is caught before that). */
+    static final int MAX_INCLUDE_DEPTH = 8;
+
     private final ZoneConfig config;
     private final List<Problem> problems = new ArrayList<>();
+    /** The text being read: the zone's own, or an included file's (problems name it). */
+    private String source;
+    private int firstLine;
+    /** Where relative {@code $INCLUDE} names in {@link #source} point from. */
+    private String directory;
+    /** The files being read, outermost first (a cycle is a problem, not a loop). */
+    private final java.util.ArrayDeque<String> reading = new java.util.ArrayDeque<>();
     private String origin;
     private long defaultTtl = -1;
     private long lastTtl = -1;
@@ -44,6 +54,9 @@ public final class ZoneParser {
 
     private ZoneParser(ZoneConfig config) {
         this.config = config;
+        this.source = config.sourceName();
+        this.firstLine = config.line();
+        this.directory = config.directory();
     }
 
     public static Result parse(ZoneConfig config) {
@@ -53,7 +66,7 @@ public final class ZoneParser {
     }
 
     private void problem(int line, int column, String message) {
-        problems.add(new Problem(config.sourceName(), config.line() - 1 + line, column, message));
+        problems.add(new Problem(source, firstLine - 1 + line, column, message));
     }
 
     private void problem(Token t, String message) {
@@ -68,17 +81,8 @@ public final class ZoneParser {
         }
         origin = o;
         zone = new Zone(o);
-        List<List<Token>> entries = new ArrayList<>();
-        List<Boolean> blankOwner = new ArrayList<>();
-        tokenize(entries, blankOwner);
-        for (int i = 0; i < entries.size(); i++) {
-            try {
-                entry(entries.get(i), blankOwner.get(i));
-            } catch (RuntimeException e) {
-                Token t = entries.get(i).get(0);
-                problem(t, "cannot parse this record: " + e.getMessage());
-            }
-        }
+        reading.push(source);
+        read(config.text());
         if (zone.soa == null) {
             problem(1, 1, "zone " + zone.origin + " has no SOA record at its apex");
         }
@@ -90,8 +94,22 @@ public final class ZoneParser {
 
     // ------------------------------------------------------------------ tokens
 
-    private void tokenize(List<List<Token>> entries, List<Boolean> blankOwner) {
-        String text = config.text();
+    /** Reads the entries of {@code text}, the text of {@link #source}. */
+    private void read(String text) {
+        List<List<Token>> entries = new ArrayList<>();
+        List<Boolean> blankOwner = new ArrayList<>();
+        tokenize(text, entries, blankOwner);
+        for (int i = 0; i < entries.size(); i++) {
+            try {
+                entry(entries.get(i), blankOwner.get(i));
+            } catch (RuntimeException e) {
+                Token t = entries.get(i).get(0);
+                problem(t, "cannot parse this record: " + e.getMessage());
+            }
+        }
+    }
+
+    private void tokenize(String text, List<List<Token>> entries, List<Boolean> blankOwner) {
         int line = 1;
         int col = 1;
         int depth = 0;
@@ -319,8 +337,75 @@ public final class ZoneParser {
                     origin = o;
                 }
             }
-            case "$INCLUDE" -> problem(d, "$INCLUDE is not supported; put the records in the zone file");
+            case "$INCLUDE" -> include(t);
             default -> problem(d, "unknown directive " + d.text);
+        }
+    }
+
+    /**
+     * RFC 1035 §5.1 {@code $INCLUDE file [origin]}: the file's records are read here, under the
+     * given origin if any (relative to the current one), else the current one. Afterwards the
+     * origin, {@code $TTL} and the previous owner are what they were before (the parent file's are
+     * never changed by an included one; BIND does the same). A relative path is relative to the
+     * directory of the file that includes it. The loader read the files beforehand
+     * ({@link ZoneConfig#includes()}): parsing does no I/O.
+     */
+    private void include(List<Token> t) {
+        Token d = t.get(0);
+        if (t.size() < 2 || t.size() > 3) {
+            problem(d, "$INCLUDE takes a file name and an optional origin");
+            return;
+        }
+        String path = ZoneConfig.includePath(directory, t.get(1).text);
+        String newOrigin = origin;
+        if (t.size() == 3) {
+            newOrigin = absolute(t.get(2));
+            if (newOrigin == null) {
+                return;
+            }
+            if (!Names.isAtOrBelow(newOrigin, zone.origin)) {
+                problem(t.get(2), "origin " + newOrigin + " is outside the zone " + zone.origin);
+                return;
+            }
+        }
+        if (reading.contains(path)) {
+            List<String> chain = new ArrayList<>(reading);
+            java.util.Collections.reverse(chain); // outermost first
+            chain.add(path);
+            problem(t.get(1), "'" + path + "' includes itself (" + String.join(" → ", chain) + ")");
+            return;
+        }
+        if (reading.size() >= MAX_INCLUDE_DEPTH) {
+            problem(t.get(1), "$INCLUDE nested more than " + MAX_INCLUDE_DEPTH + " deep");
+            return;
+        }
+        ZoneConfig.Include inc = config.includes().get(path);
+        if (inc == null || inc.text() == null) {
+            problem(t.get(1), "cannot read the included file '" + path + "'"
+                    + (inc == null || inc.error() == null ? "" : ": " + inc.error()));
+            return;
+        }
+        String savedSource = source;
+        int savedFirstLine = firstLine;
+        String savedDirectory = directory;
+        String savedOrigin = origin;
+        long savedTtl = defaultTtl;
+        String savedOwner = lastOwner;
+        source = path;
+        firstLine = 1;
+        directory = ZoneConfig.directoryOf(path);
+        origin = newOrigin;
+        reading.push(path);
+        try {
+            read(inc.text());
+        } finally {
+            reading.pop();
+            source = savedSource;
+            firstLine = savedFirstLine;
+            directory = savedDirectory;
+            origin = savedOrigin;
+            defaultTtl = savedTtl;
+            lastOwner = savedOwner;
         }
     }
 
@@ -559,7 +644,7 @@ public final class ZoneParser {
                     return;
                 }
                 node.dyn = new Zone.Dyn(type.equals("DYNC"), plugin, resource, ttl, min,
-                        config.line() - 1 + ref.line, ref.column);
+                        source, firstLine - 1 + ref.line, ref.column);
             }
             default -> problem(typeTok, "unsupported record type '" + typeTok.text
                     + "' (supported: SOA NS A AAAA CNAME PTR MX TXT SRV DYNA DYNC)");
