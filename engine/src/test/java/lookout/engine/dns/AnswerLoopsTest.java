@@ -356,6 +356,37 @@ class AnswerLoopsTest {
     }
 
     /**
+     * A burst of questions read in one go is answered whole: the fast path sends its answers
+     * {@value ResolverService#FLUSH_EVERY} at a time and the rest at the end of the burst. 200
+     * queries (static, DYNA, NXDOMAIN, one forwarded) are sent before any answer is read; every ID
+     * comes back exactly once.
+     */
+    @Test
+    void aBurstOfQueriesIsAnsweredWhole() throws Exception {
+        start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"),
+                new EngineOptions(null, null, Map.of(), tmp));
+        DnsTestClient c = clients(listen()).get(0);
+        String[] names = {"www.pool.test.", "dyn.pool.test.", "nosuch.pool.test.", "WWW.pool.test."};
+        int n = 200;
+        for (int id = 0; id < n; id++) {
+            String name = id == 77 ? "host.example.org." : names[id % names.length];
+            c.send(DnsTestClient.query(id, name, RrType.A, id % 3 == 0, 1232));
+        }
+        java.util.BitSet seen = new java.util.BitSet(n);
+        for (int i = 0; i < n; i++) {
+            byte[] r = c.receive(10_000);
+            assertThat(r).as("answer %d of %d", i + 1, n).isNotNull();
+            int id = ((r[0] & 0xFF) << 8) | (r[1] & 0xFF);
+            assertThat(seen.get(id)).as("ID %d answered twice", id).isFalse();
+            seen.set(id);
+            int expected = id == 77 ? RrType.NOERROR : id % names.length == 2 ? RrType.NXDOMAIN : RrType.NOERROR;
+            assertThat(r[3] & 0x0F).as("rcode of %d", id).isEqualTo(expected);
+        }
+        assertThat(seen.cardinality()).isEqualTo(n);
+        assertThat(metric(engine.snapshot(), "lookout_resolver_fast_path_answers_total")).isEqualTo(n - 1);
+    }
+
+    /**
      * The answer loops draw with their own random sources from the same odds: 25 % / 75 % for
      * weights 10 and 30. 4 000 DYNA answers over {@value #CLIENTS} clients, chi-squared with one
      * degree of freedom against the critical value 15.137 (α = 1e-4).
