@@ -762,8 +762,8 @@ public final class ResolverService implements Service, Commands.Resolver {
 
     /**
      * Answers written in a read burst are sent (one sendmmsg) this many at a time, as gdnsd does:
-     * the first answers leave sooner, and a long sendmmsg is preempted more often on a busy machine
-     * (bench/results/pools.md, fourth session: 16 spent 4.2–4.5 µs of CPU per query, 64 4.4–4.6).
+     * the first answers of a long burst leave sooner. CPU per query is the same as with one
+     * sendmmsg per burst of 64 within this machine's noise (bench/results/pools.md, fourth session).
      */
     static final int FLUSH_EVERY = 16;
 
