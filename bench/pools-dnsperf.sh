@@ -116,14 +116,20 @@ done
 python3 - "$WORK/summary" <<'PY'
 import re, statistics, sys
 rows = {}
+by_round = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"(\S+)\s+round \S+ qps (\S+) .* cpu/query\s+(\S+) us", line)
+    m = re.match(r"(\S+)\s+round (\S+) qps (\S+) .* cpu/query\s+(\S+) us", line)
     if m:
-        rows.setdefault(m.group(1), []).append((float(m.group(2)), float(m.group(3))))
+        rows.setdefault(m.group(1), []).append((float(m.group(3)), float(m.group(4))))
+        by_round.setdefault(m.group(2), {})[m.group(1)] = float(m.group(3))
 med = {k: (statistics.median(q for q, _ in v), statistics.median(c for _, c in v)) for k, v in rows.items()}
 for k, (q, c) in med.items():
     print(f"median {k:8s} qps {q:10.0f}  cpu/query {c:6.2f} us  (runs: {', '.join(f'{q:.0f}' for q, _ in rows[k])})")
 if "gdnsd" in med and "lookout" in med:
     print(f"Lookout/gdnsd = {med['lookout'][0] / med['gdnsd'][0]:.2f}x qps, CPU per query {med['lookout'][1]:.2f} vs {med['gdnsd'][1]:.2f} us")
+    # each round runs both back to back: its ratio cancels the machine's drift between rounds
+    paired = [r["lookout"] / r["gdnsd"] for r in by_round.values() if "lookout" in r and "gdnsd" in r]
+    if paired:
+        print(f"per-round ratios: {', '.join(f'{x:.2f}' for x in paired)}; median {statistics.median(paired):.2f}x")
 PY
 echo "dnsperf outputs in $WORK"

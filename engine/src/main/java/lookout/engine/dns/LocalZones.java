@@ -1,6 +1,5 @@
 package lookout.engine.dns;
 
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -236,31 +235,31 @@ final class LocalZones {
             Rr c = new Rr(qname, RrType.CNAME, RrType.IN, a.ttl(), Names.toWire(target));
             return new Answer(qname, qtype, qclass, RrType.NOERROR, true, List.of(c), List.of(), List.of());
         }
-        List<InetAddress> all = a.addresses();
-        List<InetAddress> out = all;
-        if (qtype != RrType.A && qtype != RrType.AAAA && qtype != RrType.ANY) {
-            out = List.of(); // a DYNC asked for another type: NODATA
-        } else if (qtype != RrType.ANY) {
-            boolean wantV4 = qtype == RrType.A;
-            int matching = 0;
-            for (int i = 0, n = all.size(); i < n; i++) {
-                if ((all.get(i) instanceof Inet4Address) == wantV4) {
-                    matching++;
-                }
-            }
-            if (matching != all.size()) {
-                out = new ArrayList<>(matching);
-                for (int i = 0, n = all.size(); i < n; i++) {
-                    if ((all.get(i) instanceof Inet4Address) == wantV4) {
-                        out.add(all.get(i));
-                    }
-                }
-            }
-        }
+        List<InetAddress> out = carried(a.addresses(), qtype);
         if (out.isEmpty()) {
             return negative(z, qname, qtype, qclass, RrType.NOERROR, List.of());
         }
         return Answer.addresses(qname, qtype, qclass, a.ttl(), out);
+    }
+
+    /** The addresses of a draw that answer {@code qtype} ({@link RrType#carries}); the list itself when all do. */
+    static List<InetAddress> carried(List<InetAddress> all, int qtype) {
+        int matching = 0;
+        for (int i = 0, n = all.size(); i < n; i++) {
+            if (RrType.carries(qtype, all.get(i))) {
+                matching++;
+            }
+        }
+        if (matching == all.size()) {
+            return all;
+        }
+        List<InetAddress> out = new ArrayList<>(matching);
+        for (int i = 0, n = all.size(); i < n; i++) {
+            if (RrType.carries(qtype, all.get(i))) {
+                out.add(all.get(i));
+            }
+        }
+        return out;
     }
 
     /** NXDOMAIN or NODATA with the SOA, its TTL the negative TTL (RFC 2308 §3). */

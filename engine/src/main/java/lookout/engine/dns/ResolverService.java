@@ -12,7 +12,6 @@ import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -361,6 +360,8 @@ public final class ResolverService implements Service, Commands.Resolver {
         private final QuestionMemo<Remembered> remembered = new QuestionMemo<>();
         /** The current datagram, read for the fast path; {@link #plain}: it is of the usual shape. */
         private final PlainQuery query = new PlainQuery();
+        /** Where the fast path composes an answer (the largest a UDP client may take). */
+        private final byte[] reply = new byte[65535];
         private boolean plain;
         /** The last client the allow list took, in view {@link #seen}. */
         private InetAddress allowedLast;
@@ -607,91 +608,23 @@ public final class ResolverService implements Service, Commands.Resolver {
             }
         }
 
-        /** {@link Responses#stamp} for {@link #query}, into the outgoing buffer; false when too big. */
+        /** {@link Responses#stampInto} for {@link #query}, sent; false (nothing sent) when too big. */
         private boolean writeStamped(Answer a, InetSocketAddress to) {
-            PlainQuery q = query;
-            byte[] w = a.encoded.wire();
-            int full = w.length + (q.edns ? 11 : 0);
-            if (full > q.maxSize() || w.length < 12 + q.questionLength) {
-                return false;
-            }
-            ByteBuf out = channel.alloc().directBuffer(full);
-            out.writeBytes(w);
-            out.setShort(0, q.id);
-            out.setShort(2, (Message.u16(w, 2) & ~(Message.RD | Message.CD)) | (q.flags & (Message.RD | Message.CD)));
-            // the question as the client spelled it (DNS 0x20)
-            out.setBytes(12, q.raw, 12, q.questionLength);
-            if (q.edns) {
-                out.setShort(10, Message.u16(w, 10) + 1);
-                writeOpt(out, a.encoded.rcode());
-            }
-            write(out, to);
-            return true;
+            return send(Responses.stampInto(reply, a.encoded, query), to);
         }
 
-        /**
-         * A DYNA/DYNC draw of addresses, as {@link Answer#addresses} encodes and {@link Responses#stamp}
-         * stamps it, written directly; false (nothing written) when none are of the asked family
-         * (NODATA) or the answer is too big for the client.
-         */
+        /** {@link Responses#addressesInto} for {@link #query}, sent; false (nothing sent) for NODATA or too big. */
         private boolean writeAddresses(DynamicRecords.Answer d, InetSocketAddress to) {
-            PlainQuery q = query;
-            List<InetAddress> all = d.addresses();
-            int count = 0;
-            int rdata = 0;
-            for (int i = 0, n = all.size(); i < n; i++) {
-                InetAddress x = all.get(i);
-                if (wanted(x, q.qtype)) {
-                    count++;
-                    rdata += 12 + (x instanceof Inet4Address ? 4 : 16);
-                }
-            }
-            int full = 12 + q.questionLength + rdata + (q.edns ? 11 : 0);
-            if (count == 0 || full > q.maxSize()) {
+            return send(Responses.addressesInto(reply, query, d.addresses(), d.ttl()), to);
+        }
+
+        /** The first {@code length} bytes of {@link #reply}, composed there (one copy, one bounds check). */
+        private boolean send(int length, InetSocketAddress to) {
+            if (length < 0) {
                 return false;
             }
-            ByteBuf out = channel.alloc().directBuffer(full);
-            out.writeShort(q.id);
-            out.writeShort(Message.QR | Message.AA | Message.RA | (q.flags & (Message.RD | Message.CD)));
-            out.writeShort(1);
-            out.writeShort(count);
-            out.writeShort(0);
-            out.writeShort(q.edns ? 1 : 0);
-            out.writeBytes(q.raw, 12, q.questionLength);
-            for (int i = 0, n = all.size(); i < n; i++) {
-                InetAddress x = all.get(i);
-                if (wanted(x, q.qtype)) {
-                    byte[] ip = x.getAddress();
-                    out.writeShort(0xC000 | 12); // the question's name
-                    out.writeShort(ip.length == 4 ? RrType.A : RrType.AAAA);
-                    out.writeShort(RrType.IN);
-                    out.writeInt((int) d.ttl());
-                    out.writeShort(ip.length);
-                    out.writeBytes(ip);
-                }
-            }
-            if (q.edns) {
-                writeOpt(out, RrType.NOERROR);
-            }
-            write(out, to);
+            write(channel.alloc().directBuffer(length).writeBytes(reply, 0, length), to);
             return true;
-        }
-
-        /** LocalZones' filter of a draw: A → IPv4 only, AAAA → IPv6 only, ANY → both. */
-        private static boolean wanted(InetAddress x, int qtype) {
-            return qtype == RrType.ANY || (qtype == RrType.A) == (x instanceof Inet4Address)
-                    && (qtype == RrType.A || qtype == RrType.AAAA);
-        }
-
-        /** Our OPT record, as {@link Responses#stamp} appends it. */
-        private void writeOpt(ByteBuf out, int rcode) {
-            out.writeByte(0);
-            out.writeShort(RrType.OPT);
-            out.writeShort(Responses.OUR_PAYLOAD);
-            out.writeByte(rcode >>> 4);
-            out.writeByte(0);
-            out.writeShort(query.ednsDo ? 0x8000 : 0);
-            out.writeShort(0);
         }
 
         /**
@@ -750,13 +683,7 @@ public final class ResolverService implements Service, Commands.Resolver {
             if (given != null) {
                 return given;
             }
-            List<InetAddress> out = new ArrayList<>();
-            for (InetAddress x : drawn.addresses()) {
-                if (UdpHandler.wanted(x, qtype)) {
-                    out.add(x);
-                }
-            }
-            return Answer.addresses(qname, qtype, RrType.IN, drawn.ttl(), out);
+            return Answer.addresses(qname, qtype, RrType.IN, drawn.ttl(), LocalZones.carried(drawn.addresses(), qtype));
         }
     }
 

@@ -55,18 +55,91 @@ public final class Responses {
         System.arraycopy(q.raw, 12, r, 12, Math.min(q.questionLength, r.length - 12));
         if (opt) {
             Encoded.put16(r, 10, Message.u16(r, 10) + 1);
-            int p = optAt;
-            r[p] = 0;
-            Encoded.put16(r, p + 1, RrType.OPT);
-            Encoded.put16(r, p + 3, OUR_PAYLOAD);
-            r[p + 5] = (byte) (rcode >>> 4);
-            r[p + 6] = 0;
-            Encoded.put16(r, p + 7, q.ednsDo ? 0x8000 : 0);
-            Encoded.put16(r, p + 9, ede == null ? 0 : ede.length);
-            if (ede != null) {
-                System.arraycopy(ede, 0, r, p + 11, ede.length);
+            putOpt(r, optAt, rcode, q.ednsDo, ede);
+        }
+    }
+
+    /** Our OPT record at {@code p}: payload size, extended RCODE, DO echoed, an EDE option if any. */
+    private static void putOpt(byte[] r, int p, int rcode, boolean ednsDo, byte[] ede) {
+        r[p] = 0;
+        Encoded.put16(r, p + 1, RrType.OPT);
+        Encoded.put16(r, p + 3, OUR_PAYLOAD);
+        r[p + 5] = (byte) (rcode >>> 4);
+        r[p + 6] = 0;
+        Encoded.put16(r, p + 7, ednsDo ? 0x8000 : 0);
+        Encoded.put16(r, p + 9, ede == null ? 0 : ede.length);
+        if (ede != null) {
+            System.arraycopy(ede, 0, r, p + 11, ede.length);
+        }
+    }
+
+    /**
+     * {@link #stamp} for a query read by {@link PlainQuery}, into {@code out}: the answer's
+     * length, or -1 when it does not fit the client (then {@link #stamp} cuts it).
+     */
+    public static int stampInto(byte[] out, Encoded e, PlainQuery q) {
+        byte[] w = e.wire();
+        int full = w.length + (q.edns ? 11 : 0);
+        if (full > q.maxSize() || full > out.length || w.length < 12 + q.questionLength) {
+            return -1;
+        }
+        System.arraycopy(w, 0, out, 0, w.length);
+        Encoded.put16(out, 0, q.id);
+        Encoded.put16(out, 2, (Message.u16(w, 2) & ~(Message.RD | Message.CD)) | (q.flags & (Message.RD | Message.CD)));
+        // the question as the client spelled it (DNS 0x20)
+        System.arraycopy(q.raw, 12, out, 12, q.questionLength);
+        if (q.edns) {
+            Encoded.put16(out, 10, Message.u16(w, 10) + 1);
+            putOpt(out, w.length, e.rcode(), q.ednsDo, null);
+        }
+        return full;
+    }
+
+    /**
+     * A pool's draw for a query read by {@link PlainQuery}, into {@code out}, exactly as
+     * {@link Encoded#addresses} encodes and {@link #stamp} stamps it (authoritative, each record's
+     * owner a pointer to the question): the answer's length, or -1 when no address is of the asked
+     * family ({@link RrType#carries}: NODATA) or the answer does not fit the client.
+     */
+    public static int addressesInto(byte[] out, PlainQuery q, java.util.List<java.net.InetAddress> all, long ttl) {
+        int count = 0;
+        int rdata = 0;
+        for (int i = 0, n = all.size(); i < n; i++) {
+            java.net.InetAddress x = all.get(i);
+            if (RrType.carries(q.qtype, x)) {
+                count++;
+                rdata += 12 + (x instanceof java.net.Inet4Address ? 4 : 16);
             }
         }
+        int full = 12 + q.questionLength + rdata + (q.edns ? 11 : 0);
+        if (count == 0 || full > q.maxSize() || full > out.length) {
+            return -1;
+        }
+        Encoded.put16(out, 0, q.id);
+        Encoded.put16(out, 2, Message.QR | Message.AA | Message.RA | (q.flags & (Message.RD | Message.CD)));
+        Encoded.put16(out, 4, 1);
+        Encoded.put16(out, 6, count);
+        Encoded.put16(out, 8, 0);
+        Encoded.put16(out, 10, q.edns ? 1 : 0);
+        System.arraycopy(q.raw, 12, out, 12, q.questionLength);
+        int pos = 12 + q.questionLength;
+        for (int i = 0, n = all.size(); i < n; i++) {
+            java.net.InetAddress x = all.get(i);
+            if (RrType.carries(q.qtype, x)) {
+                byte[] ip = x.getAddress();
+                Encoded.put16(out, pos, 0xC000 | 12); // the question's name
+                Encoded.put16(out, pos + 2, ip.length == 4 ? RrType.A : RrType.AAAA);
+                Encoded.put16(out, pos + 4, RrType.IN);
+                Encoded.put32(out, pos + 6, ttl);
+                Encoded.put16(out, pos + 10, ip.length);
+                System.arraycopy(ip, 0, out, pos + 12, ip.length);
+                pos += 12 + ip.length;
+            }
+        }
+        if (q.edns) {
+            putOpt(out, pos, RrType.NOERROR, q.ednsDo, null);
+        }
+        return full;
     }
 
     /** RFC 8914 Extended DNS Error option. */

@@ -92,4 +92,17 @@ public final class RrType {
             default -> "RCODE" + rcode;
         };
     }
+
+    /**
+     * Whether an address of a pool's draw answers {@code qtype} (SPEC §Weighted pools: A takes the
+     * IPv4 selection, AAAA the IPv6 one, ANY both; any other type none).
+     */
+    public static boolean carries(int qtype, java.net.InetAddress a) {
+        return switch (qtype) {
+            case A -> a instanceof java.net.Inet4Address;
+            case AAAA -> a instanceof java.net.Inet6Address;
+            case ANY -> true;
+            default -> false;
+        };
+    }
 }
