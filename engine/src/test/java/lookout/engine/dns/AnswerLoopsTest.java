@@ -387,6 +387,50 @@ class AnswerLoopsTest {
     }
 
     /**
+     * Hostile input on the fast path: 400 queries for remembered local questions (static and DYNA,
+     * with and without EDNS), each with one to three bits flipped (a fixed seed), sent to the real
+     * engine's first socket. Whatever the fast path declines goes the general way; nothing may
+     * reach an internal error, every reply is a response to an ID that was sent, and the listener
+     * answers the unmutated questions afterwards.
+     */
+    @Test
+    void mutatedLocalQueriesAreAnsweredOrDroppedAndNeverBreakTheFastPath() throws Exception {
+        start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"),
+                new EngineOptions(null, null, Map.of(), tmp));
+        DnsTestClient c = clients(listen()).get(0);
+        // remembered by the first socket's fast path
+        assertThat(c.ask("www.pool.test.", RrType.A).rcode()).isEqualTo(RrType.NOERROR);
+        assertThat(c.ask("dyn.pool.test.", RrType.A).rcode()).isEqualTo(RrType.NOERROR);
+        Random rnd = new Random(11);
+        int n = 400;
+        for (int id = 0; id < n; id++) {
+            byte[] q = DnsTestClient.query(id, id % 2 == 0 ? "www.pool.test." : "dyn.pool.test.", RrType.A, id % 3 == 0, 1232);
+            for (int f = 1 + rnd.nextInt(3); f > 0; f--) {
+                int at = 2 + rnd.nextInt(q.length - 2); // the ID stays: replies are matched by it
+                q[at] ^= (byte) (1 << rnd.nextInt(8));
+            }
+            c.send(q);
+        }
+        int replies = 0;
+        for (int i = 0; i < n; i++) { // bounded: at most n replies, each waited for at most 2 s
+            byte[] r = c.receive(2_000);
+            if (r == null) {
+                break;
+            }
+            replies++;
+            assertThat(r.length).isGreaterThanOrEqualTo(12);
+            assertThat(r[2] & 0x80).as("QR").isNotZero();
+            assertThat(((r[0] & 0xFF) << 8) | (r[1] & 0xFF)).isBetween(0, n - 1);
+        }
+        EngineSnapshot s = engine.snapshot();
+        assertThat(metric(s, "lookout_resolver_internal_errors_total")).isZero();
+        // most mutations leave a query that is answered (FORMERR, NXDOMAIN, REFUSED, forwarded...)
+        assertThat(replies).isGreaterThan(n / 2);
+        assertThat(c.ask("www.pool.test.", RrType.A).answer.get(0).rdata()).containsExactly(198, 51, 100, 7);
+        assertThat(c.ask("dyn.pool.test.", RrType.A).answer).hasSize(1);
+    }
+
+    /**
      * The answer loops draw with their own random sources from the same odds: 25 % / 75 % for
      * weights 10 and 30. 4 000 DYNA answers over {@value #CLIENTS} clients, chi-squared with one
      * degree of freedom against the critical value 15.137 (α = 1e-4).
