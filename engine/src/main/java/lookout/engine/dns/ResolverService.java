@@ -430,7 +430,8 @@ public final class ResolverService implements Service, Commands.Resolver {
                 boolean fast = fastPath();
                 int len = b.readableBytes();
                 plain = false;
-                if (fast && len <= PlainQuery.MAX_LENGTH) {
+                boolean copied = fast && len <= PlainQuery.MAX_LENGTH;
+                if (copied) {
                     // one bulk copy into the socket's scratch: reading a direct buffer byte by byte
                     // checks bounds and liveness on every byte
                     b.getBytes(b.readerIndex(), query.raw, 0, len);
@@ -446,8 +447,13 @@ public final class ResolverService implements Service, Commands.Resolver {
                         plain = false;
                     }
                 }
-                byte[] bytes = new byte[len];
-                b.getBytes(b.readerIndex(), bytes);
+                byte[] bytes;
+                if (copied) {
+                    bytes = Arrays.copyOf(query.raw, len); // already read out of the direct buffer
+                } else {
+                    bytes = new byte[len];
+                    b.getBytes(b.readerIndex(), bytes);
+                }
                 boolean answered = false;
                 if (fast) {
                     try {

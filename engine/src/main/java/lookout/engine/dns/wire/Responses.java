@@ -31,7 +31,7 @@ public final class Responses {
             Encoded.put16(t, 8, 0);
             Encoded.put16(t, 10, 0);
             t[2] |= (byte) (Message.TC >>> 8);
-            finishHeader(t, q, e.rcode(), opt, ede, qEnd);
+            finishHeader(t, q.id, q.flags, q.raw, q.questionLength, q.ednsDo, e.rcode(), opt, ede, qEnd);
             return t;
         }
         byte[] r = new byte[full];
@@ -42,20 +42,22 @@ public final class Responses {
                 Encoded.put32(r, off, Math.max(0, ttl));
             }
         }
-        finishHeader(r, q, e.rcode(), opt, ede, w.length);
+        finishHeader(r, q.id, q.flags, q.raw, q.questionLength, q.ednsDo, e.rcode(), opt, ede, w.length);
         return r;
     }
 
-    private static void finishHeader(byte[] r, ClientQuery q, int rcode, boolean opt, byte[] ede, int optAt) {
-        Encoded.put16(r, 0, q.id);
+    /** The client's ID, RD/CD bits and spelling of the question; our OPT at {@code optAt} when it sent EDNS. */
+    private static void finishHeader(byte[] r, int id, int queryFlags, byte[] query, int questionLength, boolean ednsDo,
+                                     int rcode, boolean opt, byte[] ede, int optAt) {
+        Encoded.put16(r, 0, id);
         int flags = Message.u16(r, 2) & ~(Message.RD | Message.CD);
-        flags |= q.flags & (Message.RD | Message.CD);
+        flags |= queryFlags & (Message.RD | Message.CD);
         Encoded.put16(r, 2, flags);
         // the question as the client spelled it (DNS 0x20)
-        System.arraycopy(q.raw, 12, r, 12, Math.min(q.questionLength, r.length - 12));
+        System.arraycopy(query, 12, r, 12, Math.min(questionLength, r.length - 12));
         if (opt) {
             Encoded.put16(r, 10, Message.u16(r, 10) + 1);
-            putOpt(r, optAt, rcode, q.ednsDo, ede);
+            putOpt(r, optAt, rcode, ednsDo, ede);
         }
     }
 
@@ -84,14 +86,7 @@ public final class Responses {
             return -1;
         }
         System.arraycopy(w, 0, out, 0, w.length);
-        Encoded.put16(out, 0, q.id);
-        Encoded.put16(out, 2, (Message.u16(w, 2) & ~(Message.RD | Message.CD)) | (q.flags & (Message.RD | Message.CD)));
-        // the question as the client spelled it (DNS 0x20)
-        System.arraycopy(q.raw, 12, out, 12, q.questionLength);
-        if (q.edns) {
-            Encoded.put16(out, 10, Message.u16(w, 10) + 1);
-            putOpt(out, w.length, e.rcode(), q.ednsDo, null);
-        }
+        finishHeader(out, q.id, q.flags, q.raw, q.questionLength, q.ednsDo, e.rcode(), q.edns, null, w.length);
         return full;
     }
 
