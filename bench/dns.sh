@@ -85,7 +85,11 @@ pva => { addr_list => [ 127.0.0.1 ], auto_addr_list => false, beacon_addr_list =
 state_dir => $out/state
 C
 # LOOKOUT_JVM overrides the collector/heap flags; the GC log shows pauses behind latency outliers
-java ${LOOKOUT_JVM:--Xms2g -Xmx2g -XX:+UseParallelGC -XX:MaxTenuringThreshold=1} -Xlog:gc:file="$out/lookout-gc.log" -cp "engine/target/classes:$(cat "$out/cp.txt")" \
+# --add-modules/--enable-native-access: the image's flags (UDP listeners read natively);
+# LOOKOUT_UDP=netty measures the Netty listeners instead
+java ${LOOKOUT_JVM:--Xms2g -Xmx2g -XX:+UseParallelGC -XX:MaxTenuringThreshold=1} -Xlog:gc:file="$out/lookout-gc.log" \
+    --add-modules jdk.incubator.foreign --enable-native-access=ALL-UNNAMED -Dlookout.udp="${LOOKOUT_UDP:-auto}" \
+    -cp "engine/target/classes:$(cat "$out/cp.txt")" \
     bench/dns/RunEngine.java "$out/lookout.conf" > "$out/lookout.log" 2>&1 & pids+=($!)
 LK_PID=$!
 

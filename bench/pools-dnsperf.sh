@@ -12,7 +12,9 @@
 # Flight Recorder profile of Lookout over the whole run; SYSCALLS=1 prints each server's network
 # syscalls per query (perf's syscall tracepoints). GDNSD_UDP_THREADS=N sets gdnsd's udp_threads
 # (its default: 2 sockets and threads per listen address); Lookout's resolver.udp_threads is the
-# same number unless LOOKOUT_UDP_THREADS=N says otherwise.
+# same number unless LOOKOUT_UDP_THREADS=N says otherwise. Lookout runs with the runtime image's
+# JVM flags (its UDP listeners read natively, a recvmmsg reader thread per socket);
+# LOOKOUT_UDP=netty runs its Netty listeners instead.
 #
 # Needs gdnsd, dnsperf, java 17, maven (builds bench/target/benchmarks.jar when missing).
 set -euo pipefail
@@ -103,7 +105,7 @@ cp "$ROOT/bench/synopsis-example.com.zone" "$WORK/lookout/example.com"
 JFR_OPT=()
 if [ -n "${LOOKOUT_JFR:-}" ]; then JFR_OPT=("-XX:StartFlightRecording=filename=$LOOKOUT_JFR,settings=profile"); fi
  # LOOKOUT_JAVA_OPTS: more JVM options (e.g. -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit with PERF_RECORD=1)
-(cd "$WORK/lookout" && exec java -Xmx512m "${JFR_OPT[@]}" ${LOOKOUT_JAVA_OPTS:-} -cp "$JAR" lookout.bench.ServeConfig "$WORK/lookout/lookout.conf") > "$WORK/lookout/log" 2>&1 & PID=$!
+(cd "$WORK/lookout" && exec java -Xmx512m "${JFR_OPT[@]}" --add-modules jdk.incubator.foreign --enable-native-access=ALL-UNNAMED -Dlookout.udp="${LOOKOUT_UDP:-auto}" ${LOOKOUT_JAVA_OPTS:-} -cp "$JAR" lookout.bench.ServeConfig "$WORK/lookout/lookout.conf") > "$WORK/lookout/log" 2>&1 & PID=$!
 for _ in $(seq 1 150); do grep -q '^ready' "$WORK/lookout/log" && break; sleep 0.2; done
 # warm the JIT before measuring: C2 compiles for ~10 s under this load, and compiler threads'
 # CPU counts as the server's (a 5-s warm-up left the first rounds at 1.1 us of user time per query)

@@ -22,7 +22,10 @@ module_path=$(tr -d '\n' < "$mp_file")
 # Netty's native epoll library (the engine loop's transport on Linux) is a module of its own that
 # nothing requires: it is found as a resource. Add the one for this machine when it is there;
 # without it the engine falls back to NIO and says so in its log.
-modules=lookout.console
+# jdk.incubator.foreign: the resolver reads its UDP sockets natively through it (recvmmsg on a
+# reader thread per socket, engine/.../core/NativeDatagram.java); lookout.engine requires it only
+# statically, so the launcher resolves it and grants the engine native access.
+modules=lookout.console,jdk.incubator.foreign
 runtime_modules=
 case $(uname -m) in
     x86_64) native=x86_64 ;;
@@ -56,8 +59,15 @@ cat > "$out/bin/lookout" <<LAUNCHER
 #!/bin/sh
 # Lookout launcher: lookout [--config FILE | --headless ... | --check-config FILE | --help]
 DIR=\$(dirname "\$(readlink -f "\$0")")
+# The resolver's natively read UDP listeners need the incubating foreign-function module and
+# native access; the JVM then prints one "WARNING: Using incubator modules" line. Runs that serve
+# nothing (--check-config, --help) go without, so their output is only theirs.
+NATIVE="--add-modules jdk.incubator.foreign --enable-native-access=lookout.engine"
+for a in "\$@"; do
+    case "\$a" in --check-config|--help|-h) NATIVE= ;; esac
+done
 # shellcheck disable=SC2086
-exec "\$DIR/java" \$LOOKOUT_OPTS ${runtime_modules}-m lookout.console/lookout.console.Main "\$@"
+exec "\$DIR/java" \$LOOKOUT_OPTS \$NATIVE ${runtime_modules}-m lookout.console/lookout.console.Main "\$@"
 LAUNCHER
 chmod 755 "$out/bin/lookout"
 

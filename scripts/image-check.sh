@@ -169,7 +169,9 @@ pass "--headless: exit 0 on SIGTERM"
 if [[ $(uname -s) == Linux && $(uname -m) =~ ^(x86_64|aarch64)$ ]]; then
     grep -q 'engine loop on the epoll transport' "$work/headless.log" \
         || { cat "$work/headless.log" >&2; fail "the engine loop is not on the epoll transport"; }
-    pass "--headless: engine loop on the epoll transport"
+    grep -q 'resolver UDP on .* read natively' "$work/headless.log" \
+        || { cat "$work/headless.log" >&2; fail "the resolver's UDP listeners are not read natively in the image"; }
+    pass "--headless: engine loop on the epoll transport, resolver UDP read natively"
 fi
 echo "image-check: headless log:"
 sed 's/^/    /' "$work/headless.log" | head -40

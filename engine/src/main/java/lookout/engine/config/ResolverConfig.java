@@ -12,10 +12,10 @@ import java.util.List;
  * @param fallbackServers servers for names no scope routes and no default scope takes
  * @param search          search domains for single-label names, fully qualified
  * @param cacheSize       maximum cache entries
- * @param udpThreads      UDP sockets per listen address, each read by its own loop (gdnsd's
- *                        {@code udp_threads}): the first on the engine loop, the others on answer
- *                        loops that answer local zones themselves and hand every other question to
- *                        the engine loop (default 1)
+ * @param udpThreads      UDP sockets per listen address, each read by its own thread (gdnsd's
+ *                        {@code udp_threads}), which answers local zones itself and hands every
+ *                        other question to the engine loop; read through Netty, the first socket
+ *                        is read on the engine loop itself (default 1)
  */
 public record ResolverConfig(List<InetSocketAddress> listen,
                              List<Cidr> allow,

@@ -92,6 +92,39 @@ public enum Transport {
         }
     }
 
+    /**
+     * Whether the resolver's UDP listeners are read natively ({@link NativeDatagram}: a blocking
+     * {@code recvmmsg} per socket, as gdnsd does) rather than through Netty. {@code -Dlookout.udp}:
+     * {@code auto} (the default: natively where the JVM allows it), {@code netty}, or {@code native}
+     * (insists: an error saying why when it cannot be done). Read at every bind, so a test may turn
+     * it for one engine.
+     */
+    public static boolean nativeDatagrams() throws IOException {
+        String wanted = System.getProperty("lookout.udp", "auto").toLowerCase(Locale.ROOT);
+        if (wanted.equals("netty")) {
+            return false;
+        }
+        String why = nativeDatagramsUnavailable();
+        if (why != null && wanted.equals("native")) {
+            throw new IOException("-Dlookout.udp=native: " + why);
+        }
+        return why == null;
+    }
+
+    /** Why UDP listeners cannot be read natively in this JVM, or null when they can. */
+    public static String nativeDatagramsUnavailable() {
+        if (ModuleLayer.boot().findModule("jdk.incubator.foreign").isEmpty()) {
+            return "the JVM was started without --add-modules jdk.incubator.foreign";
+        }
+        try {
+            NativeDatagram.probe();
+            return null;
+        } catch (Throwable t) { // no native access granted, another OS, the class failed to initialise
+            Throwable cause = t.getCause() != null ? t.getCause() : t;
+            return String.valueOf(cause);
+        }
+    }
+
     /** The transport new engine loops use. */
     public static Transport preferred() {
         return PREFERRED;

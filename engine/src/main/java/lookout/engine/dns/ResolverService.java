@@ -34,6 +34,7 @@ import lookout.engine.config.Config;
 import lookout.engine.config.ResolverConfig;
 import lookout.engine.core.Commands;
 import lookout.engine.core.DynamicRecords;
+import lookout.engine.core.NativeDatagram;
 import lookout.engine.core.Service;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;
@@ -67,6 +68,13 @@ import lookout.engine.dns.zone.Zone;
  * loop hands every other question to the engine loop a burst at a time, and its answer leaves
  * through the first socket (same address and port). Resolver state — cache, marks, transactions —
  * stays on the engine loop.
+ *
+ * <p>Read natively ({@link Transport#nativeDatagrams}, the runtime image's default on Linux), every
+ * UDP socket — the first too — has a reader thread of its own blocked in {@code recvmmsg}
+ * ({@link NativeUdp}, {@link NativeDatagram}), which answers as an answer loop does; what it hands
+ * to the engine loop is answered back through the same socket. This is gdnsd's own I/O loop: no
+ * selector, no per-datagram objects, and the one change that took DYNA answers to gdnsd's rate
+ * (bench/results/pools.md, fifth session).
  */
 public final class ResolverService implements Service, Commands.Resolver {
 
@@ -89,7 +97,11 @@ public final class ResolverService implements Service, Commands.Resolver {
     /** Loops reading the extra UDP sockets; null when {@code udp_threads} is 1. */
     private EventLoopGroup answerLoops;
     private int udpThreads = 1;
-    private final List<UdpHandler> udpHandlers = new ArrayList<>();
+    private final List<UdpSocket> udpHandlers = new ArrayList<>();
+    /** The natively read sockets ({@link #nativeUdp}), closed with the listeners. */
+    private final List<NativeUdp> nativeSockets = new ArrayList<>();
+    /** Whether UDP listeners are read natively ({@link Transport#nativeDatagrams}), decided at each bind. */
+    private boolean nativeUdp;
     /** What answer loops answer from; replaced on the engine loop on start and reload. */
     private volatile LoopView loopView;
     // written by the sockets' loops, read by snapshots: local answers on the fast path (all
@@ -97,6 +109,7 @@ public final class ResolverService implements Service, Commands.Resolver {
     /** Fast-path answers of sockets closed since (engine loop); the open ones count their own. */
     private long retiredFastAnswers;
     private long retiredLoopAnswers;
+    private long retiredSendErrors;
     private final LongAdder fastErrors = new LongAdder();
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private List<Cidr> allow = List.of();
@@ -123,6 +136,7 @@ public final class ResolverService implements Service, Commands.Resolver {
                 () -> ctx.service(DynamicRecords.class), rc, config.zones());
         allow = rc.allow();
         publishLoopView(rc);
+        nativeUdp = Transport.nativeDatagrams();
         answerLoops(rc.udpThreads());
         bind(rc.listen());
         rateTimer = scheduler.scheduleAtFixedRate(() -> {
@@ -148,7 +162,7 @@ public final class ResolverService implements Service, Commands.Resolver {
     /** Makes {@code threads - 1} answer loops (none for 1), replacing any there were. */
     private void answerLoops(int threads) {
         shutdownAnswerLoops();
-        if (threads > 1 && !ctx.transport().reusePortSupported()) {
+        if (threads > 1 && !nativeUdp && !ctx.transport().reusePortSupported()) {
             // e.g. Windows: one socket per address, said once per start or reload
             String why = "resolver.udp_threads => " + threads + " needs SO_REUSEPORT, which this platform's sockets lack:"
                     + " one UDP socket per listen address";
@@ -158,7 +172,7 @@ public final class ResolverService implements Service, Commands.Resolver {
             threads = 1;
         }
         udpThreads = threads;
-        if (threads > 1) {
+        if (threads > 1 && !nativeUdp) {
             answerLoops = new io.netty.channel.MultiThreadIoEventLoopGroup(threads - 1,
                     new io.netty.util.concurrent.DefaultThreadFactory("lookout-dns-answer", true),
                     ctx.transport().ioHandlerFactory());
@@ -197,6 +211,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         publishLoopView(rc);
         if (!before.resolver().listen().equals(rc.listen()) || before.resolver().udpThreads() != rc.udpThreads()) {
             closeListeners();
+            nativeUdp = Transport.nativeDatagrams();
             answerLoops(rc.udpThreads());
             bind(rc.listen());
         }
@@ -226,6 +241,11 @@ public final class ResolverService implements Service, Commands.Resolver {
             }
         }
         listeners.clear();
+        for (NativeUdp u : nativeSockets) {
+            u.close();
+            retiredSendErrors += u.sendErrors.sum();
+        }
+        nativeSockets.clear();
         bound.clear();
         retiredFastAnswers = fastAnswers();
         retiredLoopAnswers = loopAnswers();
@@ -235,8 +255,17 @@ public final class ResolverService implements Service, Commands.Resolver {
     /** Local answers the sockets' fast paths gave, ever (engine loop). */
     private long fastAnswers() {
         long n = retiredFastAnswers;
-        for (UdpHandler h : udpHandlers) {
+        for (UdpSocket h : udpHandlers) {
             n += h.answered.get();
+        }
+        return n;
+    }
+
+    /** Answers the natively read sockets could not send, ever. */
+    private long udpSendErrors() {
+        long n = retiredSendErrors;
+        for (NativeUdp u : nativeSockets) {
+            n += u.sendErrors.sum();
         }
         return n;
     }
@@ -244,8 +273,8 @@ public final class ResolverService implements Service, Commands.Resolver {
     /** The part of {@link #fastAnswers} given on answer loops. */
     private long loopAnswers() {
         long n = retiredLoopAnswers;
-        for (UdpHandler h : udpHandlers) {
-            if (h instanceof AnswerLoopHandler) {
+        for (UdpSocket h : udpHandlers) {
+            if (h instanceof AnswerLoopHandler || h instanceof NativeUdp) {
                 n += h.answered.get();
             }
         }
@@ -256,30 +285,39 @@ public final class ResolverService implements Service, Commands.Resolver {
 
     private void bind(List<InetSocketAddress> addresses) throws IOException {
         Transport transport = ctx.transport();
+        DynamicRecords pools = ctx.service(DynamicRecords.class);
         try {
             for (InetSocketAddress a : addresses) {
                 Channel udp = null;
+                NativeDatagram first = null;
                 Channel tcp = null;
                 InetSocketAddress actual = null;
+                UdpHandler[] primary = new UdpHandler[1];
                 // port 0: UDP picks the port and TCP must get the same one; another process may
                 // hold it for TCP, so try a few ports (bounded)
                 for (int attempt = 0; attempt < 20 && tcp == null; attempt++) {
-                    // a burst of queries is read in one go (recvmmsg on epoll) and its answers
-                    // leave in one go at the end of the burst (UdpHandler.channelReadComplete)
-                    io.netty.channel.socket.DatagramChannel u;
                     try {
-                        u = Transport.bind(ctx.io(), transport.batchedDatagram(a.getAddress(), 64), a, ch -> {
-                            if (udpThreads > 1) {
-                                transport.reusePort(ch);
-                            }
-                            // on the engine loop: the pools' own answerer (engine loop confined)
-                            ch.pipeline().addLast(new UdpHandler(ch, ctx.service(DynamicRecords.class)));
-                        });
+                        if (nativeUdp) {
+                            first = NativeDatagram.bind(a, udpThreads > 1, 0);
+                            actual = first.localAddress();
+                        } else {
+                            // a burst of queries is read in one go (recvmmsg on epoll) and its answers
+                            // leave in one go at the end of the burst (UdpHandler.endBurst)
+                            io.netty.channel.socket.DatagramChannel u = Transport.bind(ctx.io(),
+                                    transport.batchedDatagram(a.getAddress(), 64), a, ch -> {
+                                        if (udpThreads > 1) {
+                                            transport.reusePort(ch);
+                                        }
+                                        // on the engine loop: the pools' own answerer (engine loop confined)
+                                        primary[0] = new UdpHandler(ch, pools);
+                                        ch.pipeline().addLast(primary[0].handler);
+                                    });
+                            udp = u;
+                            actual = u.localAddress();
+                        }
                     } catch (IOException e) {
                         throw new IOException("resolver cannot listen on " + a + " (UDP): " + e.getMessage(), e);
                     }
-                    udp = u;
-                    actual = u.localAddress();
                     try {
                         tcp = Transport.bind(ctx.io(), transport.serverSocket(a.getAddress()),
                                 new InetSocketAddress(actual.getAddress(), actual.getPort()), ch -> {
@@ -288,25 +326,46 @@ public final class ResolverService implements Service, Commands.Resolver {
                                     ch.pipeline().addLast(new Acceptor());
                                 });
                     } catch (IOException e) {
-                        u.close();
+                        if (first != null) {
+                            first.close();
+                            first = null;
+                        } else {
+                            udp.close();
+                        }
                         if (a.getPort() != 0 || attempt == 19) {
                             throw new IOException("resolver cannot listen on " + actual + " (TCP): " + e.getMessage(), e);
                         }
                     }
                 }
-                listeners.add(udp);
                 listeners.add(tcp);
                 bound.add(actual);
-                UdpHandler primary = udp.pipeline().get(UdpHandler.class);
-                udpHandlers.add(primary);
-                DynamicRecords pools = ctx.service(DynamicRecords.class);
+                if (nativeUdp) {
+                    for (int i = 0; i < udpThreads; i++) {
+                        NativeDatagram s = first;
+                        if (i > 0) {
+                            try {
+                                s = NativeDatagram.bind(actual, true, 0);
+                            } catch (IOException e) {
+                                throw new IOException("resolver cannot listen on " + actual + " (UDP socket " + (i + 1) + " of "
+                                        + udpThreads + "): " + e.getMessage(), e);
+                            }
+                        }
+                        NativeUdp u = new NativeUdp(s, pools, "lookout-dns-udp-" + actual.getPort() + "-" + (i + 1));
+                        nativeSockets.add(u);
+                        udpHandlers.add(u);
+                        u.start();
+                    }
+                    continue;
+                }
+                listeners.add(udp);
+                udpHandlers.add(primary[0]);
                 for (int i = 1; i < udpThreads; i++) {
                     try {
                         Channel extra = Transport.bind(answerLoops, transport.batchedDatagram(a.getAddress(), 64), actual, ch -> {
                             transport.reusePort(ch);
-                            AnswerLoopHandler h = new AnswerLoopHandler(ch, primary, pools);
+                            AnswerLoopHandler h = new AnswerLoopHandler(ch, primary[0], pools);
                             udpHandlers.add(h);
-                            ch.pipeline().addLast(h);
+                            ch.pipeline().addLast(h.handler);
                         });
                         listeners.add(extra);
                     } catch (IOException e) {
@@ -318,6 +377,12 @@ public final class ResolverService implements Service, Commands.Resolver {
         } catch (IOException e) {
             closeListeners();
             throw e;
+        }
+        if (!addresses.isEmpty()) {
+            String why = nativeUdp ? null : Transport.nativeDatagramsUnavailable();
+            LOG.log(Level.INFO, "resolver UDP on " + bound + ": " + udpThreads + " socket(s) per address, "
+                    + (nativeUdp ? "read natively (recvmmsg, a reader thread each)"
+                    : "read through Netty" + (why == null ? " (-Dlookout.udp=netty)" : " (native reads unavailable: " + why + ")")));
         }
     }
 
@@ -336,8 +401,10 @@ public final class ResolverService implements Service, Commands.Resolver {
     }
 
     /**
-     * One UDP socket of a listen address. Runs on its loop: the engine loop for the first socket of
-     * each address, an answer loop for the others ({@link AnswerLoopHandler}).
+     * One UDP socket of a listen address, read by its own thread: on Netty ({@link UdpHandler}) the
+     * engine loop for the first socket of each address, an answer loop for the others
+     * ({@link AnswerLoopHandler}); read natively ({@link NativeUdp}) a reader thread of its own for
+     * every socket.
      *
      * <p>Local questions take a fast path on the socket's own loop ({@link #answerHere}): the same
      * conditions and answer as {@link Resolver#question}'s local-zone path, from the published
@@ -346,11 +413,9 @@ public final class ResolverService implements Service, Commands.Resolver {
      * a virtual clock in tests the engine loop is another thread, and every question goes there).
      * Everything else goes to {@link #onQuery} on the engine loop.
      */
-    private class UdpHandler extends ChannelInboundHandlerAdapter {
-        final Channel channel;
-        // the socket's loop only: true between the first channelRead of a read batch and channelReadComplete
+    private abstract class UdpSocket {
+        // the socket's thread only: true between the first datagram of a read burst and its end
         boolean reading;
-        private int unflushed;
         /** Draws DYNA/DYNC answers on this socket's loop (the engine's own on the engine loop); null: no pools. */
         private final DynamicRecords draws;
         // the socket's loop only
@@ -359,9 +424,9 @@ public final class ResolverService implements Service, Commands.Resolver {
         /** Plans of questions answered here before, by their bytes (cleared with a new view). */
         private final QuestionMemo<Remembered> remembered = new QuestionMemo<>();
         /** The current datagram, read for the fast path; {@link #plain}: it is of the usual shape. */
-        private final PlainQuery query = new PlainQuery();
+        final PlainQuery query = new PlainQuery();
         /** Where the fast path composes an answer (the largest a UDP client may take). */
-        private final byte[] reply = new byte[65535];
+        final byte[] reply = new byte[65535];
         private boolean plain;
         /** The last client the allow list took, in view {@link #seen}. */
         private InetAddress allowedLast;
@@ -376,106 +441,67 @@ public final class ResolverService implements Service, Commands.Resolver {
         final java.util.concurrent.atomic.AtomicReferenceArray<LoopTrace> recent =
                 new java.util.concurrent.atomic.AtomicReferenceArray<>(LOOP_TRACES);
 
-        UdpHandler(Channel channel, DynamicRecords draws) {
-            this.channel = channel;
+        UdpSocket(DynamicRecords draws) {
             this.draws = draws;
         }
 
+        /** Sends an answer made elsewhere ({@link Responses#stamp}, the engine loop). */
+        abstract void send(byte[] r, InetSocketAddress to);
+
+        /** Sends the first {@code length} bytes of {@link #reply} (composed there). */
+        abstract void sendReply(int length, InetSocketAddress to);
+
+        /** The end of a read burst: what was written in it leaves. */
+        abstract void endBurst();
+
+        /** Whether the calling thread is the one that reads this socket. */
+        abstract boolean onOwnThread();
+
         /**
-         * Answers answered inside the read batch (cache hits, local zones) are written and flushed
-         * {@link #FLUSH_EVERY} at a time and at the end of the batch; later ones (upstream
-         * replies) are flushed at once.
+         * One datagram from {@code sender}: in {@link PlainQuery#raw} ({@code len} bytes) when
+         * {@code large} is null, else {@code large} itself (longer than the fast path reads). Bugs
+         * are counted and the datagram goes to the engine loop, which answers it on its own.
          */
-        final void send(byte[] r, InetSocketAddress to) {
-            // straight into a pooled direct buffer: the native transport sends only direct memory
-            // and would otherwise wrap, copy and release a heap buffer per answer itself
-            write(channel.alloc().directBuffer(r.length).writeBytes(r), to);
-        }
-
-        private void write(ByteBuf out, InetSocketAddress to) {
-            DatagramPacket p = new DatagramPacket(out, to);
-            if (reading && channel.eventLoop().inEventLoop()) {
-                channel.write(p, channel.voidPromise());
-                if (++unflushed == FLUSH_EVERY) {
-                    unflushed = 0;
-                    channel.flush();
-                }
-            } else {
-                channel.writeAndFlush(p, channel.voidPromise());
+        final void received(byte[] large, int len, InetSocketAddress sender) {
+            if (!reading) {
+                reading = true;
+                burstStarted = scheduler.nanoTime();
             }
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext c) {
-            reading = false;
-            if (unflushed > 0) {
-                unflushed = 0;
-                channel.flush();
+            decoded = null;
+            boolean fast = fastPath();
+            plain = false;
+            boolean copied = large == null;
+            if (copied && fast) {
+                query.length = len;
+                plain = query.read();
+                try {
+                    if (plain && answerRemembered(sender)) {
+                        return;
+                    }
+                } catch (RuntimeException e) {
+                    fastErrors.increment();
+                    LOG.log(Level.WARNING, "resolver: local fast path failed", e);
+                    plain = false;
+                }
             }
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext c, Object msg) {
-            try {
-                if (!(msg instanceof DatagramPacket p)) {
-                    return;
+            byte[] bytes = copied ? Arrays.copyOf(query.raw, len) : large;
+            boolean answered = false;
+            if (fast) {
+                try {
+                    answered = answerHere(bytes, sender);
+                } catch (RuntimeException e) {
+                    // a bug, not bad input: the engine loop gets the question and its own accounting
+                    fastErrors.increment();
+                    LOG.log(Level.WARNING, "resolver: local fast path failed", e);
                 }
-                ByteBuf b = p.content();
-                InetSocketAddress sender = p.sender();
-                if (!reading) {
-                    reading = true;
-                    burstStarted = scheduler.nanoTime();
-                }
-                decoded = null;
-                boolean fast = fastPath();
-                int len = b.readableBytes();
-                plain = false;
-                boolean copied = fast && len <= PlainQuery.MAX_LENGTH;
-                if (copied) {
-                    // one bulk copy into the socket's scratch: reading a direct buffer byte by byte
-                    // checks bounds and liveness on every byte
-                    b.getBytes(b.readerIndex(), query.raw, 0, len);
-                    query.length = len;
-                    plain = query.read();
-                    try {
-                        if (plain && answerRemembered(sender)) {
-                            return;
-                        }
-                    } catch (RuntimeException e) {
-                        fastErrors.increment();
-                        LOG.log(Level.WARNING, "resolver: local fast path failed", e);
-                        plain = false;
-                    }
-                }
-                byte[] bytes;
-                if (copied) {
-                    bytes = Arrays.copyOf(query.raw, len); // already read out of the direct buffer
-                } else {
-                    bytes = new byte[len];
-                    b.getBytes(b.readerIndex(), bytes);
-                }
-                boolean answered = false;
-                if (fast) {
-                    try {
-                        answered = answerHere(bytes, sender);
-                    } catch (RuntimeException e) {
-                        // a bug, not bad input: the engine loop gets the question and its own accounting
-                        fastErrors.increment();
-                        LOG.log(Level.WARNING, "resolver: local fast path failed", e);
-                    }
-                }
-                if (!answered) {
-                    dispatch(bytes, sender);
-                }
-            } finally {
-                ReferenceCountUtil.release(msg);
+            }
+            if (!answered) {
+                dispatch(bytes, sender);
             }
         }
 
         /** Whether local questions may be answered on this thread. */
-        boolean fastPath() {
-            return scheduler.inLoop();
-        }
+        abstract boolean fastPath();
 
         /** A question the fast path did not answer: to the engine loop. */
         void dispatch(byte[] bytes, InetSocketAddress sender) {
@@ -616,20 +642,20 @@ public final class ResolverService implements Service, Commands.Resolver {
 
         /** {@link Responses#stampInto} for {@link #query}, sent; false (nothing sent) when too big. */
         private boolean writeStamped(Answer a, InetSocketAddress to) {
-            return send(Responses.stampInto(reply, a.encoded, query), to);
+            return sendComposed(Responses.stampInto(reply, a.encoded, query), to);
         }
 
         /** {@link Responses#addressesInto} for {@link #query}, sent; false (nothing sent) for NODATA or too big. */
         private boolean writeAddresses(DynamicRecords.Answer d, InetSocketAddress to) {
-            return send(Responses.addressesInto(reply, query, d.addresses(), d.ttl()), to);
+            return sendComposed(Responses.addressesInto(reply, query, d.addresses(), d.ttl()), to);
         }
 
-        /** The first {@code length} bytes of {@link #reply}, composed there (one copy, one bounds check). */
-        private boolean send(int length, InetSocketAddress to) {
+        /** The first {@code length} bytes of {@link #reply}, composed there; false when -1 (nothing composed). */
+        private boolean sendComposed(int length, InetSocketAddress to) {
             if (length < 0) {
                 return false;
             }
-            write(channel.alloc().directBuffer(length).writeBytes(reply, 0, length), to);
+            sendReply(length, to);
             return true;
         }
 
@@ -640,7 +666,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         final void answerHanded(List<Handed> batch) {
             // the flags belong to the socket's loop: only there may the batch use them (with a
             // virtual scheduler in tests the engine loop is another thread and sends flush at once)
-            boolean own = channel.eventLoop().inEventLoop();
+            boolean own = onOwnThread();
             if (own) {
                 reading = true;
             }
@@ -654,15 +680,115 @@ public final class ResolverService implements Service, Commands.Resolver {
                 }
             } finally {
                 if (own) {
-                    channelReadComplete(null);
+                    reading = false;
+                    endBurst();
                 }
+            }
+        }
+    }
+
+    /**
+     * A socket read by Netty: its channel's handler. The first socket of an address takes the fast
+     * path only where its loop is the engine loop (production; with a virtual clock in tests the
+     * engine loop is another thread, and every question goes there).
+     */
+    private class UdpHandler extends UdpSocket {
+        final Channel channel;
+        private int unflushed;
+        /** What the channel's pipeline holds: reads and the end of each read burst come here. */
+        final ChannelInboundHandlerAdapter handler = new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext c, Object msg) {
+                read(msg);
+            }
+
+            @Override
+            public void channelReadComplete(ChannelHandlerContext c) {
+                endBurst();
+            }
+
+            @Override
+            public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
+                // a send error to one client must not close the listener
+                LOG.log(Level.DEBUG, "resolver UDP listener: " + cause);
+            }
+        };
+
+        UdpHandler(Channel channel, DynamicRecords draws) {
+            super(draws);
+            this.channel = channel;
+        }
+
+        @Override
+        boolean fastPath() {
+            return scheduler.inLoop();
+        }
+
+        @Override
+        boolean onOwnThread() {
+            return channel.eventLoop().inEventLoop();
+        }
+
+        /**
+         * Answers answered inside the read batch (cache hits, local zones) are written and flushed
+         * {@link #FLUSH_EVERY} at a time and at the end of the batch; later ones (upstream
+         * replies) are flushed at once.
+         */
+        @Override
+        final void send(byte[] r, InetSocketAddress to) {
+            // straight into a pooled direct buffer: the native transport sends only direct memory
+            // and would otherwise wrap, copy and release a heap buffer per answer itself
+            write(channel.alloc().directBuffer(r.length).writeBytes(r), to);
+        }
+
+        @Override
+        final void sendReply(int length, InetSocketAddress to) {
+            // one copy, one bounds check
+            write(channel.alloc().directBuffer(length).writeBytes(reply, 0, length), to);
+        }
+
+        private void write(ByteBuf out, InetSocketAddress to) {
+            DatagramPacket p = new DatagramPacket(out, to);
+            if (reading && channel.eventLoop().inEventLoop()) {
+                channel.write(p, channel.voidPromise());
+                if (++unflushed == FLUSH_EVERY) {
+                    unflushed = 0;
+                    channel.flush();
+                }
+            } else {
+                channel.writeAndFlush(p, channel.voidPromise());
             }
         }
 
         @Override
-        public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
-            // a send error to one client must not close the listener
-            LOG.log(Level.DEBUG, "resolver UDP listener: " + cause);
+        void endBurst() {
+            reading = false;
+            if (unflushed > 0) {
+                unflushed = 0;
+                channel.flush();
+            }
+        }
+
+        private void read(Object msg) {
+            try {
+                if (!(msg instanceof DatagramPacket p)) {
+                    return;
+                }
+                ByteBuf b = p.content();
+                int len = b.readableBytes();
+                byte[] large = null;
+                if (len <= PlainQuery.MAX_LENGTH) {
+                    // one bulk copy into the socket's scratch: reading a direct buffer byte by byte
+                    // checks bounds and liveness on every byte
+                    b.getBytes(b.readerIndex(), query.raw, 0, len);
+                } else {
+                    large = new byte[len];
+                    b.getBytes(b.readerIndex(), large);
+                }
+                received(large, len, p.sender());
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
         }
     }
 
@@ -730,12 +856,219 @@ public final class ResolverService implements Service, Commands.Resolver {
         }
 
         @Override
-        public void channelReadComplete(ChannelHandlerContext c) {
-            super.channelReadComplete(c);
+        void endBurst() {
+            super.endBurst();
             if (!handed.isEmpty()) {
                 List<Handed> batch = handed;
                 handed = new ArrayList<>();
                 scheduler.execute(() -> primary.answerHanded(batch));
+            }
+        }
+    }
+
+    /**
+     * A socket read natively ({@link NativeDatagram}), as gdnsd reads its own: a reader thread of
+     * its own blocks in {@code recvmmsg}, answers local questions as an answer loop does (published
+     * view, draws of its own) and sends a burst's answers with one {@code sendmmsg}; every other
+     * question is handed to the engine loop at the end of the burst, in one task, and answered from
+     * there with {@code sendto} (any thread may send on a UDP socket). No selector wake-ups, no
+     * per-datagram objects: bench/results/pools.md, fifth session.
+     */
+    private final class NativeUdp extends UdpSocket implements Runnable {
+        final NativeDatagram socket;
+        private final Thread thread;
+        private List<Handed> handed = new ArrayList<>();
+        /** The reader thread's memory (made there: it is confined to it). */
+        private NativeDatagram.Batch batch;
+        /** The datagram being answered in the burst, and its sender (answers to it reuse its name). */
+        private int current = -1;
+        private InetSocketAddress currentSender;
+        /** Answers the kernel would not send (a full buffer, an address it cannot reach). */
+        final LongAdder sendErrors = new LongAdder();
+        /**
+         * Where answers to handed questions given in one engine-loop task go, sent in one
+         * {@code sendmmsg} at its end (cache hits come in bursts too); guarded by itself.
+         */
+        private final NativeDatagram.Batch outbox;
+        /** The engine-loop task answering handed questions is running (guarded by {@link #outbox}). */
+        private boolean handing;
+        private long receiveErrors;
+        private long reportedSendErrors;
+
+        NativeUdp(NativeDatagram socket, DynamicRecords pools, String name) {
+            // draws of its own: forAnswerLoop may be called from any thread, before the pools start
+            super(pools == null ? null : pools.forAnswerLoop());
+            this.socket = socket;
+            outbox = socket.new Batch(512, true);
+            thread = new Thread(this, name);
+            thread.setDaemon(true);
+        }
+
+        void start() {
+            thread.start();
+        }
+
+        /** Wakes the reader and waits for it (bounded); frees the socket once it has ended. */
+        void close() {
+            socket.shutdown();
+            if (thread.isAlive()) {
+                try {
+                    thread.join(2000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            if (thread.isAlive()) {
+                // never freed under a thread that may still touch it: the descriptor leaks instead
+                LOG.log(Level.WARNING, "resolver: UDP reader " + thread.getName() + " did not end; its socket is left open");
+            } else {
+                synchronized (outbox) {
+                    outbox.close();
+                }
+                socket.close();
+            }
+        }
+
+        @Override
+        boolean fastPath() {
+            return true;
+        }
+
+        @Override
+        boolean onOwnThread() {
+            return Thread.currentThread() == thread;
+        }
+
+        @Override
+        void dispatch(byte[] bytes, InetSocketAddress sender) {
+            handed.add(new Handed(bytes, sender, decoded));
+        }
+
+        @Override
+        void send(byte[] r, InetSocketAddress to) {
+            out(r, r.length, to);
+        }
+
+        @Override
+        void sendReply(int length, InetSocketAddress to) {
+            out(reply, length, to);
+        }
+
+        private void out(byte[] data, int length, InetSocketAddress to) {
+            if (reading && onOwnThread()) {
+                if (to == currentSender && current >= 0) {
+                    batch.answer(current, data, length);
+                } else {
+                    batch.answer(to, data, length);
+                }
+                return;
+            }
+            synchronized (outbox) {
+                if (handing) {
+                    if (!socket.isShut()) { // closed with the socket (under this lock)
+                        outbox.answer(to, data, length);
+                    }
+                    return;
+                }
+            }
+            // an answer on its own (an upstream reply, a timeout's SERVFAIL): at once
+            if (!socket.sendTo(data, length, to)) {
+                sendErrors.increment();
+            }
+        }
+
+        /** Engine loop: a burst handed over, its answers sent together at the end. */
+        private void answerGiven(List<Handed> given) {
+            synchronized (outbox) {
+                handing = true;
+            }
+            try {
+                answerHanded(given);
+            } finally {
+                synchronized (outbox) {
+                    handing = false;
+                    if (!socket.isShut()) {
+                        long before = outbox.sendErrors();
+                        outbox.flush();
+                        sendErrors.add(outbox.sendErrors() - before);
+                    }
+                }
+            }
+        }
+
+        @Override
+        void endBurst() {
+            reading = false;
+            if (onOwnThread() && batch != null) {
+                batch.flush();
+                long lost = batch.sendErrors();
+                if (lost != reportedSendErrors) {
+                    sendErrors.add(lost - reportedSendErrors);
+                    reportedSendErrors = lost;
+                }
+            }
+            if (!handed.isEmpty()) {
+                List<Handed> given = handed;
+                handed = new ArrayList<>();
+                scheduler.execute(() -> answerGiven(given));
+            }
+        }
+
+        @Override
+        public void run() {
+            try (NativeDatagram.Batch b = socket.new Batch(Transport.BATCHED_DATAGRAM_SIZE)) {
+                batch = b;
+                while (!socket.isShut()) {
+                    int n = b.receive();
+                    if (n < 0) {
+                        if (socket.isShut()) {
+                            break;
+                        }
+                        if (receiveErrors++ == 0) {
+                            LOG.log(Level.WARNING, "resolver: UDP receive on " + socket.localAddress() + " failed: " + b.error());
+                        }
+                        // not a timer: a pause so that a socket in a lasting error state does not spin
+                        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                        continue;
+                    }
+                    for (int i = 0; i < n; i++) {
+                        one(b, i);
+                    }
+                    current = -1;
+                    currentSender = null;
+                    try {
+                        endBurst();
+                    } catch (RuntimeException e) {
+                        fastErrors.increment();
+                        LOG.log(Level.WARNING, "resolver: UDP burst end failed", e);
+                    }
+                }
+            } catch (Throwable t) {
+                // the socket stays bound but unread: said loudly, the engine goes on
+                LOG.log(Level.ERROR, "resolver: UDP reader on " + socket.localAddress() + " ended", t);
+            }
+        }
+
+        private void one(NativeDatagram.Batch b, int i) {
+            try {
+                InetSocketAddress sender = b.sender(i);
+                if (sender == null) {
+                    return;
+                }
+                current = i;
+                currentSender = sender;
+                int len = b.length(i);
+                byte[] large = null;
+                if (len <= PlainQuery.MAX_LENGTH) {
+                    b.copy(i, query.raw, len);
+                } else {
+                    large = new byte[len];
+                    b.copy(i, large, len);
+                }
+                received(large, len, sender);
+            } catch (RuntimeException e) {
+                fastErrors.increment();
+                LOG.log(Level.WARNING, "resolver: UDP datagram failed", e);
             }
         }
     }
@@ -1017,7 +1350,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         List<String> listen = bound.stream().map(Resolver::address).toList();
         long elsewhere = fastAnswers();
         List<Resolver.PendingTrace> loopTraces = new ArrayList<>();
-        for (UdpHandler h : udpHandlers) {
+        for (UdpSocket h : udpHandlers) {
             for (int i = 0; i < LOOP_TRACES; i++) {
                 LoopTrace t = h.recent.getAcquire(i);
                 if (t != null) {
@@ -1034,8 +1367,13 @@ public final class ResolverService implements Service, Commands.Resolver {
         b.metric(Metric.gauge("lookout_resolver_cache_entries", "Entries in the cache", r.cache.size()));
         b.metric(Metric.counter("lookout_resolver_local_answers_total", "Questions answered from local zones or synthetic names", r.localAnswers + elsewhere));
         b.metric(Metric.counter("lookout_resolver_fast_path_answers_total", "Local questions answered by a UDP listener on its own loop (all sockets)", elsewhere));
-        b.metric(Metric.counter("lookout_resolver_answer_loop_answers_total", "Local questions answered on answer loops (resolver.udp_threads)", loopAnswers()));
+        b.metric(Metric.counter("lookout_resolver_answer_loop_answers_total",
+                "Local questions answered off the engine loop (answer loops, natively read sockets)", loopAnswers()));
         b.metric(Metric.gauge("lookout_resolver_udp_threads", "UDP sockets per listen address, each on its own loop", udpThreads));
+        b.metric(Metric.gauge("lookout_resolver_udp_native", "1 when the UDP listeners are read natively (recvmmsg per socket thread), 0 through Netty",
+                nativeUdp ? 1 : 0));
+        b.metric(Metric.counter("lookout_resolver_udp_send_errors_total", "UDP answers the kernel would not send (natively read listeners)",
+                udpSendErrors()));
         b.metric(new Metric("lookout_resolver_upstream_sent_total", "Upstream transactions sent", "counter", Map.of("transport", "udp"), r.sentUdp));
         b.metric(new Metric("lookout_resolver_upstream_sent_total", "Upstream transactions sent", "counter", Map.of("transport", "tcp"), r.sentTcp));
         for (Map.Entry<String, Long> e : r.upstreamFailed.entrySet()) {

@@ -1,0 +1,595 @@
+package lookout.engine.core;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import jdk.incubator.foreign.CLinker;
+import jdk.incubator.foreign.FunctionDescriptor;
+import jdk.incubator.foreign.MemoryAccess;
+import jdk.incubator.foreign.MemoryAddress;
+import jdk.incubator.foreign.MemorySegment;
+import jdk.incubator.foreign.ResourceScope;
+import jdk.incubator.foreign.SymbolLookup;
+
+/**
+ * A UDP socket read and written as gdnsd reads and writes its own: a thread blocked in
+ * {@code recvmmsg(MSG_WAITFORONE)} on preallocated native memory, answers leaving in one
+ * {@code sendmmsg}; no selector, no per-datagram objects. Linux only, through Java 17's incubating
+ * foreign-function API ({@code jdk.incubator.foreign}; the JVM needs
+ * {@code --add-modules jdk.incubator.foreign --enable-native-access=lookout.engine}, which the
+ * runtime image's launcher gives). {@link Transport#nativeDatagrams()} says whether it can be used;
+ * nothing else touches this class before that, so without the module it is never loaded.
+ *
+ * <p>Threads: {@link Batch} is confined to the one thread that reads the socket;
+ * {@link #sendTo} may be called from any thread (it has its own memory, under a lock);
+ * {@link #shutdown} wakes the reader (Linux wakes a blocked receive on an unconnected UDP socket
+ * shut down) and {@link #close} frees the descriptor once the reader is gone.
+ *
+ * <p>Structure layouts are those of LP64 Linux (x86-64 and AArch64 alike): {@code mmsghdr} 64
+ * bytes ({@code msghdr} 56 + {@code msg_len} + padding), {@code iovec} 16, {@code sockaddr_in} 16,
+ * {@code sockaddr_in6} 28.
+ */
+public final class NativeDatagram implements AutoCloseable {
+
+    private static final int AF_INET = 2;
+    private static final int AF_INET6 = 10;
+    private static final int SOCK_DGRAM = 2;
+    private static final int SOCK_CLOEXEC = 0x80000;
+    private static final int SOL_SOCKET = 1;
+    private static final int SO_RCVBUF = 8;
+    private static final int SO_REUSEPORT = 15;
+    private static final int MSG_WAITFORONE = 0x10000;
+    private static final int MSG_TRUNC = 0x20;
+    private static final int SHUT_RDWR = 2;
+    private static final int EINTR = 4;
+
+    private static final int MMSGHDR = 64;
+    private static final int IOVEC = 16;
+    /** Room for a {@code sockaddr_in6}, 8-aligned. */
+    private static final int NAME = 32;
+
+    /** Datagrams one receive takes and answers one send gives at most (gdnsd's batch). */
+    public static final int BATCH = 16;
+    /** Room for queued answers: two of the largest, far more of the usual ones. */
+    private static final int OUT_BYTES = 2 * 65536;
+
+    private static final Functions F = new Functions();
+
+    /** The C functions, looked up once: any failure here means the class cannot be used. */
+    private static final class Functions {
+        final MethodHandle socket;
+        final MethodHandle setsockopt;
+        final MethodHandle bind;
+        final MethodHandle getsockname;
+        final MethodHandle recvmmsg;
+        final MethodHandle sendmmsg;
+        final MethodHandle sendto;
+        final MethodHandle shutdown;
+        final MethodHandle close;
+        final MethodHandle errnoLocation;
+        final MethodHandle strerror;
+
+        Functions() {
+            CLinker linker = CLinker.getInstance();
+            SymbolLookup libc = CLinker.systemLookup();
+            socket = handle(linker, libc, "socket", int.class, CLinker.C_INT, int.class, int.class, int.class);
+            setsockopt = handle(linker, libc, "setsockopt", int.class, CLinker.C_INT,
+                    int.class, int.class, int.class, MemoryAddress.class, int.class);
+            bind = handle(linker, libc, "bind", int.class, CLinker.C_INT, int.class, MemoryAddress.class, int.class);
+            getsockname = handle(linker, libc, "getsockname", int.class, CLinker.C_INT,
+                    int.class, MemoryAddress.class, MemoryAddress.class);
+            recvmmsg = handle(linker, libc, "recvmmsg", int.class, CLinker.C_INT,
+                    int.class, MemoryAddress.class, int.class, int.class, MemoryAddress.class);
+            sendmmsg = handle(linker, libc, "sendmmsg", int.class, CLinker.C_INT,
+                    int.class, MemoryAddress.class, int.class, int.class);
+            sendto = handle(linker, libc, "sendto", long.class, CLinker.C_LONG,
+                    int.class, MemoryAddress.class, long.class, int.class, MemoryAddress.class, int.class);
+            shutdown = handle(linker, libc, "shutdown", int.class, CLinker.C_INT, int.class, int.class);
+            close = handle(linker, libc, "close", int.class, CLinker.C_INT, int.class);
+            errnoLocation = handle(linker, libc, "__errno_location", MemoryAddress.class, CLinker.C_POINTER);
+            strerror = handle(linker, libc, "strerror", MemoryAddress.class, CLinker.C_POINTER, int.class);
+        }
+
+        private static MethodHandle handle(CLinker linker, SymbolLookup libc, String name, Class<?> ret,
+                                           jdk.incubator.foreign.MemoryLayout retLayout, Class<?>... args) {
+            MemoryAddress symbol = libc.lookup(name).orElseThrow(() -> new UnsatisfiedLinkError("no " + name + " in libc"));
+            jdk.incubator.foreign.MemoryLayout[] layouts = new jdk.incubator.foreign.MemoryLayout[args.length];
+            for (int i = 0; i < args.length; i++) {
+                layouts[i] = args[i] == int.class ? CLinker.C_INT : args[i] == long.class ? CLinker.C_LONG : CLinker.C_POINTER;
+            }
+            return linker.downcallHandle(symbol, MethodType.methodType(ret, args), FunctionDescriptor.of(retLayout, layouts));
+        }
+    }
+
+    /** Throws when this JVM cannot call C here (no native access, not LP64 Linux, no libc symbol). */
+    static void probe() {
+        String os = System.getProperty("os.name", "");
+        String arch = System.getProperty("os.arch", "");
+        if (!os.equals("Linux") || !(arch.equals("amd64") || arch.equals("x86_64") || arch.equals("aarch64"))) {
+            throw new UnsupportedOperationException("native datagrams need Linux on x86-64 or AArch64, not " + os + " " + arch);
+        }
+        if (F.socket == null) {
+            throw new IllegalStateException("no socket()");
+        }
+    }
+
+    private final int fd;
+    private final boolean inet6;
+    private final InetSocketAddress local;
+    private final ResourceScope scope = ResourceScope.newSharedScope();
+    /** {@link #sendTo}'s memory: a name, an iovec-free buffer; guarded by {@code this}. */
+    private final MemorySegment sendName;
+    private final MemorySegment sendBuffer;
+    private final ByteBuffer sendView;
+    private volatile boolean shut;
+    private boolean closed;
+
+    private NativeDatagram(int fd, boolean inet6, InetSocketAddress local) {
+        this.fd = fd;
+        this.inet6 = inet6;
+        this.local = local;
+        sendName = MemorySegment.allocateNative(NAME, 8, scope);
+        sendBuffer = MemorySegment.allocateNative(65536, 8, scope);
+        sendView = sendBuffer.asByteBuffer();
+    }
+
+    /**
+     * A UDP socket bound to {@code address} (port 0: the kernel picks one), sharing its port with
+     * the process's other sockets when {@code reusePort} ({@code SO_REUSEPORT}, gdnsd's
+     * {@code udp_threads}). An IPv6 address takes IPv4 clients too where the system does (mapped).
+     */
+    public static NativeDatagram bind(InetSocketAddress address, boolean reusePort, int receiveBuffer) throws IOException {
+        boolean v6 = address.getAddress() instanceof Inet6Address;
+        int fd;
+        try {
+            fd = (int) F.socket.invokeExact(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        } catch (Throwable t) {
+            throw new IOException("socket: " + t, t);
+        }
+        if (fd < 0) {
+            throw new IOException("socket: " + lastError());
+        }
+        try (ResourceScope s = ResourceScope.newConfinedScope()) {
+            MemorySegment value = MemorySegment.allocateNative(4, 4, s);
+            MemoryAccess.setInt(value, 1);
+            if (reusePort) {
+                option(fd, SO_REUSEPORT, value, "SO_REUSEPORT");
+            }
+            if (receiveBuffer > 0) {
+                MemoryAccess.setInt(value, receiveBuffer);
+                option(fd, SO_RCVBUF, value, "SO_RCVBUF");
+            }
+            MemorySegment name = MemorySegment.allocateNative(NAME, 8, s);
+            int length = encode(address, name, v6);
+            int r = (int) F.bind.invokeExact(fd, name.address(), length);
+            if (r != 0) {
+                throw new IOException(lastError());
+            }
+            MemorySegment len = MemorySegment.allocateNative(4, 4, s);
+            MemoryAccess.setInt(len, NAME);
+            r = (int) F.getsockname.invokeExact(fd, name.address(), len.address());
+            if (r != 0) {
+                throw new IOException("getsockname: " + lastError());
+            }
+            InetSocketAddress bound = decode(name, 0, null);
+            return new NativeDatagram(fd, v6, bound);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(fd);
+            throw e;
+        } catch (Throwable t) {
+            closeQuietly(fd);
+            throw new IOException(t.toString(), t);
+        }
+    }
+
+    private static void option(int fd, int option, MemorySegment value, String what) throws Throwable {
+        int r = (int) F.setsockopt.invokeExact(fd, SOL_SOCKET, option, value.address(), 4);
+        if (r != 0) {
+            throw new IOException(what + ": " + lastError());
+        }
+    }
+
+    private static void closeQuietly(int fd) {
+        try {
+            int ignored = (int) F.close.invokeExact(fd);
+        } catch (Throwable ignored) {
+            // nothing more to do for a descriptor being given up
+        }
+    }
+
+    /** The address bound (the port the kernel chose for port 0). */
+    public InetSocketAddress localAddress() {
+        return local;
+    }
+
+    /** The calling thread's {@code errno}, read right after the call that failed. */
+    private static int errno() {
+        try {
+            MemoryAddress a = (MemoryAddress) F.errnoLocation.invokeExact();
+            return MemoryAccess.getInt(a.asSegment(4, ResourceScope.globalScope()));
+        } catch (Throwable t) {
+            return -1;
+        }
+    }
+
+    private static String lastError() {
+        int e = errno();
+        try {
+            MemoryAddress s = (MemoryAddress) F.strerror.invokeExact(e);
+            return CLinker.toJavaString(s) + " (errno " + e + ")";
+        } catch (Throwable t) {
+            return "errno " + e;
+        }
+    }
+
+    /**
+     * Sends one datagram from any thread ({@code sendto}); false when the kernel refused it (a
+     * full send buffer, an unreachable address: UDP's loss, counted by the caller).
+     */
+    public synchronized boolean sendTo(byte[] data, int length, InetSocketAddress to) {
+        if (closed || length > sendBuffer.byteSize()) {
+            return false;
+        }
+        int nameLength = encode(to, sendName, inet6);
+        if (nameLength < 0) {
+            return false;
+        }
+        sendView.put(0, data, 0, length);
+        try {
+            long r = (long) F.sendto.invokeExact(fd, sendBuffer.address(), (long) length, 0, sendName.address(), nameLength);
+            return r == length;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    /** Wakes the reader (its receive returns 0) and makes every later receive return at once. */
+    public void shutdown() {
+        shut = true;
+        try {
+            int ignored = (int) F.shutdown.invokeExact(fd, SHUT_RDWR);
+        } catch (Throwable ignored) {
+            // the flag alone ends the reader at its next wake-up
+        }
+    }
+
+    /** Frees the descriptor and the memory: after the reader thread has ended. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        shut = true;
+        closeQuietly(fd);
+        scope.close();
+    }
+
+    /** Whether {@link #shutdown} was called. */
+    public boolean isShut() {
+        return shut;
+    }
+
+    /**
+     * {@code to} as a {@code sockaddr_in}/{@code sockaddr_in6} at {@code name} for a socket of
+     * the given family; its length, or -1 when an IPv4 socket is asked to reach an IPv6 address.
+     */
+    private static int encode(InetSocketAddress to, MemorySegment name, boolean v6) {
+        InetAddress a = to.getAddress();
+        int port = to.getPort();
+        byte[] raw = a.getAddress();
+        if (!v6) {
+            if (raw.length != 4) {
+                return -1;
+            }
+            MemoryAccess.setShortAtOffset(name, 0, (short) AF_INET);
+            MemoryAccess.setByteAtOffset(name, 2, (byte) (port >> 8));
+            MemoryAccess.setByteAtOffset(name, 3, (byte) port);
+            for (int i = 0; i < 4; i++) {
+                MemoryAccess.setByteAtOffset(name, 4 + i, raw[i]);
+            }
+            MemoryAccess.setLongAtOffset(name, 8, 0);
+            return 16;
+        }
+        MemoryAccess.setShortAtOffset(name, 0, (short) AF_INET6);
+        MemoryAccess.setByteAtOffset(name, 2, (byte) (port >> 8));
+        MemoryAccess.setByteAtOffset(name, 3, (byte) port);
+        MemoryAccess.setIntAtOffset(name, 4, 0); // flow info
+        if (raw.length == 4) { // IPv4-mapped
+            for (int i = 0; i < 10; i++) {
+                MemoryAccess.setByteAtOffset(name, 8 + i, (byte) 0);
+            }
+            MemoryAccess.setByteAtOffset(name, 18, (byte) 0xff);
+            MemoryAccess.setByteAtOffset(name, 19, (byte) 0xff);
+            for (int i = 0; i < 4; i++) {
+                MemoryAccess.setByteAtOffset(name, 20 + i, raw[i]);
+            }
+            MemoryAccess.setIntAtOffset(name, 24, 0);
+        } else {
+            for (int i = 0; i < 16; i++) {
+                MemoryAccess.setByteAtOffset(name, 8 + i, raw[i]);
+            }
+            MemoryAccess.setIntAtOffset(name, 24, a instanceof Inet6Address i6 ? i6.getScopeId() : 0);
+        }
+        return 28;
+    }
+
+    /** The address in the {@code sockaddr} at {@code offset} of {@code names}; null for another family. */
+    private static InetSocketAddress decode(MemorySegment names, long offset, byte[] scratch16) {
+        int family = Short.toUnsignedInt(MemoryAccess.getShortAtOffset(names, offset));
+        int port = (Byte.toUnsignedInt(MemoryAccess.getByteAtOffset(names, offset + 2)) << 8)
+                | Byte.toUnsignedInt(MemoryAccess.getByteAtOffset(names, offset + 3));
+        try {
+            if (family == AF_INET) {
+                byte[] raw = new byte[4];
+                for (int i = 0; i < 4; i++) {
+                    raw[i] = MemoryAccess.getByteAtOffset(names, offset + 4 + i);
+                }
+                return new InetSocketAddress(InetAddress.getByAddress(raw), port);
+            }
+            if (family == AF_INET6) {
+                byte[] raw = new byte[16];
+                for (int i = 0; i < 16; i++) {
+                    raw[i] = MemoryAccess.getByteAtOffset(names, offset + 8 + i);
+                }
+                int scope = MemoryAccess.getIntAtOffset(names, offset + 24);
+                // an IPv4 client on a dual-stack socket (::ffff:a.b.c.d) comes out as Inet4Address
+                InetAddress a = InetAddress.getByAddress(raw);
+                if (a instanceof Inet6Address && scope != 0) {
+                    a = Inet6Address.getByAddress(null, raw, scope);
+                }
+                return new InetSocketAddress(a, port);
+            }
+        } catch (UnknownHostException e) {
+            return null; // cannot happen for 4 or 16 bytes
+        }
+        return null;
+    }
+
+    /**
+     * A reader's memory: {@link #BATCH} datagrams in (4 096 bytes each, with the sender's name),
+     * {@link #BATCH} answers out (up to 65 535 bytes each). Confined to the reading thread.
+     */
+    public final class Batch implements AutoCloseable {
+        private final ResourceScope mine;
+        private final MemorySegment in;
+        private final MemorySegment inIov;
+        private final MemorySegment names;
+        private final MemorySegment inData;
+        private final ByteBuffer inView;
+        private final MemorySegment out;
+        private final MemorySegment outIov;
+        private final MemorySegment outNames;
+        private final MemorySegment outData;
+        private final ByteBuffer outView;
+        private final long namesBase;
+        private final long outNamesBase;
+        private final long outDataBase;
+        /** Bytes of {@link #outData} the queued answers take: they lie one after the other. */
+        private int outUsed;
+        private final int slot;
+        private int received;
+        private int queued;
+        /** Senders seen lately, by the first 8 bytes of their {@code sockaddr_in} (IPv4 sockets only). */
+        private final long[] senderKeys = new long[64];
+        private final InetSocketAddress[] senders = new InetSocketAddress[64];
+        /** Datagrams the kernel cut to fit ({@code MSG_TRUNC}), datagrams it would not send. */
+        private long truncated;
+        private long sendErrors;
+
+        /**
+         * A reader's batch, confined to the calling thread.
+         *
+         * @param slot the largest datagram kept whole (longer ones arrive cut, flagged {@link #truncated(int)})
+         */
+        public Batch(int slot) {
+            this(slot, false);
+        }
+
+        /**
+         * @param slot   as above
+         * @param shared usable from any thread, one at a time (the caller serialises): an outbox
+         *               for answers given off the reader thread
+         */
+        public Batch(int slot, boolean shared) {
+            this.slot = slot;
+            mine = shared ? ResourceScope.newSharedScope() : ResourceScope.newConfinedScope();
+            in = MemorySegment.allocateNative((long) BATCH * MMSGHDR, 8, mine);
+            inIov = MemorySegment.allocateNative((long) BATCH * IOVEC, 8, mine);
+            names = MemorySegment.allocateNative((long) BATCH * NAME, 8, mine);
+            inData = MemorySegment.allocateNative((long) BATCH * slot, 8, mine);
+            inView = inData.asByteBuffer().order(ByteOrder.BIG_ENDIAN);
+            out = MemorySegment.allocateNative((long) BATCH * MMSGHDR, 8, mine);
+            outIov = MemorySegment.allocateNative((long) BATCH * IOVEC, 8, mine);
+            outNames = MemorySegment.allocateNative((long) BATCH * NAME, 8, mine);
+            outData = MemorySegment.allocateNative(OUT_BYTES, 8, mine);
+            outView = outData.asByteBuffer();
+            namesBase = names.address().toRawLongValue();
+            outNamesBase = outNames.address().toRawLongValue();
+            long inDataBase = inData.address().toRawLongValue();
+            outDataBase = outData.address().toRawLongValue();
+            for (int i = 0; i < BATCH; i++) {
+                MemoryAccess.setLongAtOffset(inIov, (long) i * IOVEC, inDataBase + (long) i * slot);
+                MemoryAccess.setLongAtOffset(inIov, (long) i * IOVEC + 8, slot);
+                MemoryAccess.setLongAtOffset(in, (long) i * MMSGHDR + 16, inIov.address().toRawLongValue() + (long) i * IOVEC);
+                MemoryAccess.setLongAtOffset(in, (long) i * MMSGHDR + 24, 1);
+                MemoryAccess.setLongAtOffset(out, (long) i * MMSGHDR + 16, outIov.address().toRawLongValue() + (long) i * IOVEC);
+                MemoryAccess.setLongAtOffset(out, (long) i * MMSGHDR + 24, 1);
+            }
+        }
+
+        /**
+         * Blocks until at least one datagram is there and takes up to {@link #BATCH}; 0 once the
+         * socket is shut down; -1 on an error (interrupted calls are retried here).
+         */
+        public int receive() {
+            received = 0;
+            for (int i = 0; i < BATCH; i++) {
+                long m = (long) i * MMSGHDR;
+                MemoryAccess.setLongAtOffset(in, m, namesBase + (long) i * NAME);
+                MemoryAccess.setIntAtOffset(in, m + 8, NAME);
+                MemoryAccess.setLongAtOffset(in, m + 32, 0); // no control data
+                MemoryAccess.setLongAtOffset(in, m + 40, 0);
+                MemoryAccess.setIntAtOffset(in, m + 48, 0);
+            }
+            while (!shut) {
+                int n;
+                try {
+                    n = (int) F.recvmmsg.invokeExact(fd, in.address(), BATCH, MSG_WAITFORONE, MemoryAddress.NULL);
+                } catch (Throwable t) {
+                    return -1;
+                }
+                if (n >= 0) {
+                    received = shut ? 0 : n;
+                    return received;
+                }
+                if (errno() != EINTR) {
+                    return -1;
+                }
+            }
+            return 0;
+        }
+
+        /** The error of the last failed {@link #receive}, for the log. */
+        public String error() {
+            return lastError();
+        }
+
+        /** The length of datagram {@code i} (at most the slot size). */
+        public int length(int i) {
+            return Math.min(MemoryAccess.getIntAtOffset(in, (long) i * MMSGHDR + 56), slot);
+        }
+
+        /** Whether datagram {@code i} was longer than its slot and arrived cut. */
+        public boolean truncated(int i) {
+            return (MemoryAccess.getIntAtOffset(in, (long) i * MMSGHDR + 48) & MSG_TRUNC) != 0;
+        }
+
+        /** Copies datagram {@code i}'s first {@code length} bytes into {@code to}. */
+        public void copy(int i, byte[] to, int length) {
+            inView.get(i * slot, to, 0, length);
+        }
+
+        /** The sender of datagram {@code i} (null for a family this socket does not speak). */
+        public InetSocketAddress sender(int i) {
+            long at = (long) i * NAME;
+            if (!inet6) {
+                // dnsperf-like clients send bursts from few ports: one long compare, no objects
+                long key = MemoryAccess.getLongAtOffset(names, at);
+                int h = (int) (key ^ (key >>> 29) ^ (key >>> 41)) & 63;
+                InetSocketAddress s = senders[h];
+                if (s != null && senderKeys[h] == key) {
+                    return s;
+                }
+                s = decode(names, at, null);
+                senders[h] = s;
+                senderKeys[h] = key;
+                return s;
+            }
+            return decode(names, at, null);
+        }
+
+        /**
+         * Queues an answer to datagram {@code i}'s sender (its own name, no encoding), sending the
+         * queue first when full.
+         */
+        public void answer(int i, byte[] data, int length) {
+            if (length > 65535) {
+                sendErrors++;
+                return;
+            }
+            if (queued == BATCH || outUsed + length > OUT_BYTES) {
+                flush();
+            }
+            long m = (long) queued * MMSGHDR;
+            MemoryAccess.setLongAtOffset(out, m, namesBase + (long) i * NAME);
+            MemoryAccess.setIntAtOffset(out, m + 8, MemoryAccess.getIntAtOffset(in, (long) i * MMSGHDR + 8));
+            queue(data, length);
+        }
+
+        /** Queues an answer to any address (encoded into the queue's own name). */
+        public void answer(InetSocketAddress to, byte[] data, int length) {
+            if (length > 65535) {
+                sendErrors++;
+                return;
+            }
+            if (queued == BATCH || outUsed + length > OUT_BYTES) {
+                flush();
+            }
+            long m = (long) queued * MMSGHDR;
+            MemorySegment name = outNames.asSlice((long) queued * NAME, NAME);
+            int nameLength = encode(to, name, inet6);
+            if (nameLength < 0) {
+                sendErrors++;
+                return;
+            }
+            MemoryAccess.setLongAtOffset(out, m, outNamesBase + (long) queued * NAME);
+            MemoryAccess.setIntAtOffset(out, m + 8, nameLength);
+            queue(data, length);
+        }
+
+        private void queue(byte[] data, int length) {
+            // answers packed one after the other (the callers made room): a burst of small answers
+            // touches a page or two
+            outView.put(outUsed, data, 0, length);
+            MemoryAccess.setLongAtOffset(outIov, (long) queued * IOVEC, outDataBase + outUsed);
+            MemoryAccess.setLongAtOffset(outIov, (long) queued * IOVEC + 8, length);
+            outUsed += length;
+            queued++;
+        }
+
+        /**
+         * Sends what is queued ({@code sendmmsg}, again past a datagram the kernel refused, so one
+         * bad address loses one answer); the queue is empty afterwards.
+         */
+        public void flush() {
+            int k = 0;
+            while (k < queued) {
+                int r;
+                try {
+                    r = (int) F.sendmmsg.invokeExact(fd, MemoryAddress.ofLong(out.address().toRawLongValue() + (long) k * MMSGHDR),
+                            queued - k, 0);
+                } catch (Throwable t) {
+                    r = -1;
+                }
+                if (r > 0) {
+                    k += r;
+                } else if (r < 0 && errno() == EINTR) {
+                    continue;
+                } else {
+                    sendErrors++;
+                    k++; // this one is lost; the rest still go
+                }
+            }
+            queued = 0;
+            outUsed = 0;
+        }
+
+        /** Datagrams that arrived cut to the slot size, ever. */
+        public long truncatedCount() {
+            return truncated;
+        }
+
+        /** Counts one cut datagram (the reader decides what to do with it). */
+        public void countTruncated() {
+            truncated++;
+        }
+
+        /** Answers the kernel would not send, ever. */
+        public long sendErrors() {
+            return sendErrors;
+        }
+
+        @Override
+        public void close() {
+            mine.close();
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package lookout.engine.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link NativeDatagram}, the natively read UDP socket, against the JDK's own datagram sockets on
+ * loopback: what a receive hands over (length, bytes, sender, cut datagrams), where answers go
+ * (back over the sender's own name, to any address, from another thread), and that a reader
+ * blocked in {@code recvmmsg} is woken by a shutdown. The engine tests' JVM has the foreign
+ * module and native access (engine/pom.xml); where it has not, these are skipped and say why.
+ */
+class NativeDatagramTest {
+
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+
+    @BeforeEach
+    void available() {
+        String why = Transport.nativeDatagramsUnavailable();
+        assumeTrue(why == null, () -> "native datagrams unavailable here: " + why);
+    }
+
+    private static DatagramSocket client() throws IOException {
+        DatagramSocket s = new DatagramSocket(new InetSocketAddress(LOOPBACK, 0));
+        s.setSoTimeout(5000); // a bound on a lost datagram, never reached when the code works
+        return s;
+    }
+
+    private static void send(DatagramSocket from, String text, InetSocketAddress to) throws IOException {
+        byte[] b = text.getBytes(StandardCharsets.US_ASCII);
+        from.send(new DatagramPacket(b, b.length, to));
+    }
+
+    private static String receive(DatagramSocket s) throws IOException {
+        DatagramPacket p = new DatagramPacket(new byte[70000], 70000);
+        s.receive(p);
+        return new String(p.getData(), 0, p.getLength(), StandardCharsets.US_ASCII);
+    }
+
+    /** Receives on a reader thread of its own (a batch is confined to the thread that made it). */
+    private static <T> T onReader(NativeDatagram socket, int slot, java.util.function.Function<NativeDatagram.Batch, T> work)
+            throws Exception {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try (NativeDatagram.Batch b = socket.new Batch(slot)) {
+                result.complete(work.apply(b));
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        });
+        t.start();
+        try {
+            return result.get(10, TimeUnit.SECONDS);
+        } finally {
+            socket.shutdown();
+            t.join(5000);
+        }
+    }
+
+    @Test
+    void aBurstIsReceivedWithLengthsBytesAndSendersAndAnsweredOverEachSendersName() throws Exception {
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+             DatagramSocket a = client(); DatagramSocket b = client()) {
+            InetSocketAddress server = socket.localAddress();
+            assertThat(server.getAddress()).isEqualTo(LOOPBACK);
+            assertThat(server.getPort()).isPositive();
+            send(a, "one", server);
+            send(b, "second", server);
+            send(a, "third!", server);
+            Set<String> seen = onReader(socket, 4096, batch -> {
+                Set<String> got = new HashSet<>();
+                int total = 0;
+                for (int round = 0; round < 3 && total < 3; round++) { // MSG_WAITFORONE: 1 to 3 at a time
+                    int n = batch.receive();
+                    assertThat(n).isBetween(1, 3);
+                    for (int i = 0; i < n; i++) {
+                        byte[] bytes = new byte[batch.length(i)];
+                        batch.copy(i, bytes, bytes.length);
+                        String text = new String(bytes, StandardCharsets.US_ASCII);
+                        InetSocketAddress from = batch.sender(i);
+                        assertThat(batch.truncated(i)).isFalse();
+                        got.add(text + "@" + from.getPort());
+                        byte[] answer = ("re:" + text).getBytes(StandardCharsets.US_ASCII);
+                        batch.answer(i, answer, answer.length);
+                    }
+                    batch.flush();
+                    total += n;
+                }
+                assertThat(batch.sendErrors()).isZero();
+                return got;
+            });
+            assertThat(seen).containsExactlyInAnyOrder("one@" + a.getLocalPort(), "second@" + b.getLocalPort(),
+                    "third!@" + a.getLocalPort());
+            assertThat(Set.of(receive(a), receive(a))).containsExactlyInAnyOrder("re:one", "re:third!");
+            assertThat(receive(b)).isEqualTo("re:second");
+        }
+    }
+
+    @Test
+    void moreAnswersThanOneSendTakesAreSentInSeveralAndNoneIsLost() throws Exception {
+        int count = NativeDatagram.BATCH * 2 + 3;
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+             DatagramSocket a = client()) {
+            send(a, "go", socket.localAddress());
+            onReader(socket, 512, batch -> {
+                assertThat(batch.receive()).isEqualTo(1);
+                InetSocketAddress to = batch.sender(0);
+                for (int k = 0; k < count; k++) {
+                    byte[] answer = ("answer " + k).getBytes(StandardCharsets.US_ASCII);
+                    if (k % 2 == 0) {
+                        batch.answer(0, answer, answer.length); // the sender's own name
+                    } else {
+                        batch.answer(to, answer, answer.length); // an address encoded
+                    }
+                }
+                batch.flush();
+                return null;
+            });
+            Set<String> got = new HashSet<>();
+            for (int k = 0; k < count; k++) {
+                got.add(receive(a));
+            }
+            assertThat(got).hasSize(count).contains("answer 0", "answer " + (count - 1));
+        }
+    }
+
+    @Test
+    void aDatagramLongerThanTheSlotArrivesCutAndFlagged() throws Exception {
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+             DatagramSocket a = client()) {
+            send(a, "x".repeat(700), socket.localAddress());
+            int[] lengthAndFlag = onReader(socket, 512, batch -> {
+                assertThat(batch.receive()).isEqualTo(1);
+                return new int[] {batch.length(0), batch.truncated(0) ? 1 : 0};
+            });
+            assertThat(lengthAndFlag).containsExactly(512, 1);
+        }
+    }
+
+    @Test
+    void anyThreadMaySendAndAnIpv4SocketRefusesAnIpv6Destination() throws Exception {
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+             DatagramSocket a = client()) {
+            byte[] hello = "hello from elsewhere".getBytes(StandardCharsets.US_ASCII);
+            CompletableFuture<Boolean> sent = CompletableFuture.supplyAsync(
+                    () -> socket.sendTo(hello, hello.length, new InetSocketAddress(LOOPBACK, a.getLocalPort())));
+            assertThat(sent.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(receive(a)).isEqualTo("hello from elsewhere");
+            assertThat(socket.sendTo(hello, hello.length, new InetSocketAddress(InetAddress.getByName("::1"), 53))).isFalse();
+        }
+    }
+
+    @Test
+    void aReaderBlockedInReceiveIsWokenByShutdown() throws Exception {
+        NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+        CompletableFuture<Integer> got = new CompletableFuture<>();
+        CompletableFuture<Void> reading = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try (NativeDatagram.Batch b = socket.new Batch(512)) {
+                reading.complete(null);
+                got.complete(b.receive());
+            } catch (Throwable e) {
+                got.completeExceptionally(e);
+            }
+        });
+        t.start();
+        reading.get(10, TimeUnit.SECONDS);
+        assertThat(got).isNotDone(); // nothing was sent: it blocks (or is about to)
+        socket.shutdown();
+        assertThat(got.get(10, TimeUnit.SECONDS)).isZero();
+        t.join(5000);
+        assertThat(t.isAlive()).isFalse();
+        socket.close();
+        assertThat(socket.isShut()).isTrue();
+        byte[] late = {1};
+        assertThat(socket.sendTo(late, 1, new InetSocketAddress(LOOPBACK, 9))).isFalse(); // closed: refused, no crash
+    }
+
+    @Test
+    void aTakenPortIsABindErrorUnlessBothShareIt() throws Exception {
+        try (NativeDatagram first = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0)) {
+            assertThatThrownBy(() -> NativeDatagram.bind(first.localAddress(), false, 0))
+                    .isInstanceOf(IOException.class).hasMessageContaining("in use");
+        }
+        try (NativeDatagram first = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), true, 0);
+             NativeDatagram second = NativeDatagram.bind(first.localAddress(), true, 0)) {
+            assertThat(second.localAddress()).isEqualTo(first.localAddress());
+        }
+    }
+
+    @Test
+    void anIpv6SocketReceivesAndAnswersIpv6Clients() throws Exception {
+        InetAddress v6 = InetAddress.getByName("::1");
+        DatagramSocket probe;
+        try {
+            probe = new DatagramSocket(new InetSocketAddress(v6, 0));
+        } catch (IOException e) {
+            assumeTrue(false, "no ::1 here: " + e.getMessage());
+            return;
+        }
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(v6, 0), false, 0); DatagramSocket a = probe) {
+            a.setSoTimeout(5000);
+            assertThat(socket.localAddress().getAddress()).isInstanceOf(Inet6Address.class);
+            send(a, "six", socket.localAddress());
+            InetSocketAddress from = onReader(socket, 512, batch -> {
+                assertThat(batch.receive()).isEqualTo(1);
+                byte[] answer = "re:six".getBytes(StandardCharsets.US_ASCII);
+                batch.answer(0, answer, answer.length);
+                batch.flush();
+                return batch.sender(0);
+            });
+            assertThat(from).isEqualTo(new InetSocketAddress(v6, a.getLocalPort()));
+            assertThat(receive(a)).isEqualTo("re:six");
+        }
+    }
+}
