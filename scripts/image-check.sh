@@ -70,6 +70,7 @@ cat > "$good" <<CONF
 resolver => {
   listen => [ 127.0.0.1:$dns_port ]
   allow => [ 127.0.0.0/8 ]
+  udp_threads => 2
 }
 pva => {
   addr_list => [ 127.0.0.1 ]

@@ -93,22 +93,27 @@ public enum Transport {
     }
 
     /**
-     * Whether the resolver's UDP listeners are read natively ({@link NativeDatagram}: a blocking
-     * {@code recvmmsg} per socket, as gdnsd does) rather than through Netty. {@code -Dlookout.udp}:
-     * {@code auto} (the default: natively where the JVM allows it), {@code netty}, or {@code native}
-     * (insists: an error saying why when it cannot be done). Read at every bind, so a test may turn
-     * it for one engine.
+     * Whether the resolver's UDP listeners are read natively ({@link NativeDatagram}: a reader
+     * thread per socket blocked in {@code recvmmsg}, as gdnsd does) rather than through Netty, for
+     * {@code udpThreads} sockets per address. {@code -Dlookout.udp}: {@code auto} (the default:
+     * natively from two sockets up, where the JVM allows it — one socket is best read on the engine
+     * loop itself, where cache hits and forwarding are answered without a hop between threads),
+     * {@code netty}, or {@code native} (always; an error saying why where it cannot be done). Read
+     * at every bind, so a test may turn it for one engine.
      */
-    public static boolean nativeDatagrams() throws IOException {
+    public static boolean nativeDatagrams(int udpThreads) throws IOException {
         String wanted = System.getProperty("lookout.udp", "auto").toLowerCase(Locale.ROOT);
         if (wanted.equals("netty")) {
             return false;
         }
         String why = nativeDatagramsUnavailable();
-        if (why != null && wanted.equals("native")) {
-            throw new IOException("-Dlookout.udp=native: " + why);
+        if (wanted.equals("native")) {
+            if (why != null) {
+                throw new IOException("-Dlookout.udp=native: " + why);
+            }
+            return true;
         }
-        return why == null;
+        return why == null && udpThreads > 1;
     }
 
     /** Why UDP listeners cannot be read natively in this JVM, or null when they can. */

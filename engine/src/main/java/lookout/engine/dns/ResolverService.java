@@ -69,8 +69,9 @@ import lookout.engine.dns.zone.Zone;
  * through the first socket (same address and port). Resolver state — cache, marks, transactions —
  * stays on the engine loop.
  *
- * <p>Read natively ({@link Transport#nativeDatagrams}, the runtime image's default on Linux), every
- * UDP socket — the first too — has a reader thread of its own blocked in {@code recvmmsg}
+ * <p>Read natively ({@link Transport#nativeDatagrams}: the runtime image's default on Linux from
+ * {@code udp_threads => 2} up), every UDP socket — the first too — has a reader thread of its own
+ * blocked in {@code recvmmsg}
  * ({@link NativeUdp}, {@link NativeDatagram}), which answers as an answer loop does; what it hands
  * to the engine loop is answered back through the same socket. This is gdnsd's own I/O loop: no
  * selector, no per-datagram objects, and the one change that took DYNA answers to gdnsd's rate
@@ -136,7 +137,7 @@ public final class ResolverService implements Service, Commands.Resolver {
                 () -> ctx.service(DynamicRecords.class), rc, config.zones());
         allow = rc.allow();
         publishLoopView(rc);
-        nativeUdp = Transport.nativeDatagrams();
+        nativeUdp = Transport.nativeDatagrams(rc.udpThreads());
         answerLoops(rc.udpThreads());
         bind(rc.listen());
         rateTimer = scheduler.scheduleAtFixedRate(() -> {
@@ -211,7 +212,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         publishLoopView(rc);
         if (!before.resolver().listen().equals(rc.listen()) || before.resolver().udpThreads() != rc.udpThreads()) {
             closeListeners();
-            nativeUdp = Transport.nativeDatagrams();
+            nativeUdp = Transport.nativeDatagrams(rc.udpThreads());
             answerLoops(rc.udpThreads());
             bind(rc.listen());
         }
@@ -380,9 +381,11 @@ public final class ResolverService implements Service, Commands.Resolver {
         }
         if (!addresses.isEmpty()) {
             String why = nativeUdp ? null : Transport.nativeDatagramsUnavailable();
+            String netty = "netty".equalsIgnoreCase(System.getProperty("lookout.udp")) ? " (-Dlookout.udp=netty)"
+                    : why != null ? " (native reads unavailable: " + why + ")"
+                    : " (one socket: read on the engine loop, which answers cache hits without a hop; native reads from udp_threads 2)";
             LOG.log(Level.INFO, "resolver UDP on " + bound + ": " + udpThreads + " socket(s) per address, "
-                    + (nativeUdp ? "read natively (recvmmsg, a reader thread each)"
-                    : "read through Netty" + (why == null ? " (-Dlookout.udp=netty)" : " (native reads unavailable: " + why + ")")));
+                    + (nativeUdp ? "read natively (recvmmsg, a reader thread each)" : "read through Netty" + netty));
         }
     }
 

@@ -403,6 +403,40 @@ class AnswerLoopsTest {
     }
 
     /**
+     * A burst of questions the socket hands to the engine loop is answered whole too: forwarded
+     * names (the first goes upstream, its answer leaves on its own; later ones are cache hits,
+     * answered together at the end of the engine's task) and queries the engine refuses at once
+     * (opcode STATUS: NOTIMP), 150 sent before any answer is read; every ID comes back once.
+     */
+    @Test
+    void aBurstOfHandedQuestionsIsAnsweredWhole() throws Exception {
+        start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"),
+                new EngineOptions(null, null, Map.of(), tmp));
+        DnsTestClient c = clients(listen()).get(0);
+        int n = 150;
+        for (int id = 0; id < n; id++) {
+            byte[] q = DnsTestClient.query(id, id % 2 == 0 ? "host.example.org." : "www.pool.test.", RrType.A, false, 0);
+            if (id % 5 == 1) {
+                q[2] |= (byte) (2 << 3); // opcode STATUS
+            }
+            c.send(q);
+        }
+        java.util.BitSet seen = new java.util.BitSet(n);
+        for (int i = 0; i < n; i++) {
+            byte[] r = c.receive(10_000);
+            assertThat(r).as("answer %d of %d", i + 1, n).isNotNull();
+            int id = ((r[0] & 0xFF) << 8) | (r[1] & 0xFF);
+            assertThat(seen.get(id)).as("ID %d answered twice", id).isFalse();
+            seen.set(id);
+            int expected = id % 5 == 1 ? RrType.NOTIMP : RrType.NOERROR;
+            assertThat(r[3] & 0x0F).as("rcode of %d", id).isEqualTo(expected);
+        }
+        assertThat(seen.cardinality()).isEqualTo(n);
+        assertThat(metric(engine.snapshot(), "lookout_resolver_udp_send_errors_total")).isZero();
+        assertThat(metric(engine.snapshot(), "lookout_resolver_internal_errors_total")).isZero();
+    }
+
+    /**
      * Hostile input on the fast path: 400 queries for remembered local questions (static and DYNA,
      * with and without EDNS), each with one to three bits flipped (a fixed seed), sent to the real
      * engine's first socket. Whatever the fast path declines goes the general way; nothing may
