@@ -45,8 +45,17 @@ public final class NativeDatagram implements AutoCloseable {
     private static final int SOL_SOCKET = 1;
     private static final int SO_RCVBUF = 8;
     private static final int SO_REUSEPORT = 15;
+    static final int SOL_IP = 0;
+    static final int SOL_IPV6 = 41;
+    static final int IP_MTU_DISCOVER = 10;
+    static final int IPV6_MTU_DISCOVER = 23;
+    private static final int IPV6_MTU = 24;
+    static final int PMTUDISC_OMIT = 5;
+    private static final int PMTUDISC_DONT = 0;
     private static final int MSG_WAITFORONE = 0x10000;
     private static final int MSG_TRUNC = 0x20;
+    /** Sends never block a reader: a full send buffer loses the answer (UDP's loss), as in gdnsd. */
+    private static final int MSG_DONTWAIT = 0x40;
     private static final int SHUT_RDWR = 2;
     private static final int EINTR = 4;
 
@@ -66,6 +75,7 @@ public final class NativeDatagram implements AutoCloseable {
     private static final class Functions {
         final MethodHandle socket;
         final MethodHandle setsockopt;
+        final MethodHandle getsockopt;
         final MethodHandle bind;
         final MethodHandle getsockname;
         final MethodHandle recvmmsg;
@@ -82,6 +92,8 @@ public final class NativeDatagram implements AutoCloseable {
             socket = handle(linker, libc, "socket", int.class, CLinker.C_INT, int.class, int.class, int.class);
             setsockopt = handle(linker, libc, "setsockopt", int.class, CLinker.C_INT,
                     int.class, int.class, int.class, MemoryAddress.class, int.class);
+            getsockopt = handle(linker, libc, "getsockopt", int.class, CLinker.C_INT,
+                    int.class, int.class, int.class, MemoryAddress.class, MemoryAddress.class);
             bind = handle(linker, libc, "bind", int.class, CLinker.C_INT, int.class, MemoryAddress.class, int.class);
             getsockname = handle(linker, libc, "getsockname", int.class, CLinker.C_INT,
                     int.class, MemoryAddress.class, MemoryAddress.class);
@@ -166,6 +178,19 @@ public final class NativeDatagram implements AutoCloseable {
                 MemoryAccess.setInt(value, receiveBuffer);
                 option(fd, SO_RCVBUF, value, "SO_RCVBUF");
             }
+            // as gdnsd does (dnsio_udp.c): answers leave without DF and without path-MTU state,
+            // so a forged ICMP "fragmentation needed" cannot shrink them into fragments an
+            // off-path attacker could replace, and no PMTU black hole swallows them; IPv6 answers
+            // fragment at the minimum MTU. Kernels without OMIT (before 3.15) get DONT.
+            if (!ipOption(fd, SOL_IP, IP_MTU_DISCOVER, PMTUDISC_OMIT, value) && !v6) {
+                ipOption(fd, SOL_IP, IP_MTU_DISCOVER, PMTUDISC_DONT, value);
+            }
+            if (v6) {
+                if (!ipOption(fd, SOL_IPV6, IPV6_MTU_DISCOVER, PMTUDISC_OMIT, value)) {
+                    ipOption(fd, SOL_IPV6, IPV6_MTU_DISCOVER, PMTUDISC_DONT, value);
+                }
+                ipOption(fd, SOL_IPV6, IPV6_MTU, 1280, value);
+            }
             MemorySegment name = MemorySegment.allocateNative(NAME, 8, s);
             int length = encode(address, name, v6);
             int r = (int) F.bind.invokeExact(fd, name.address(), length);
@@ -193,6 +218,26 @@ public final class NativeDatagram implements AutoCloseable {
         int r = (int) F.setsockopt.invokeExact(fd, SOL_SOCKET, option, value.address(), 4);
         if (r != 0) {
             throw new IOException(what + ": " + lastError());
+        }
+    }
+
+    /** Sets an IP-level option; false (and nothing else) when the kernel refuses it. */
+    private static boolean ipOption(int fd, int level, int option, int v, MemorySegment value) throws Throwable {
+        MemoryAccess.setInt(value, v);
+        int r = (int) F.setsockopt.invokeExact(fd, level, option, value.address(), 4);
+        return r == 0;
+    }
+
+    /** An integer socket option's value as the kernel reports it (tests); -1 when it will not say. */
+    int intOption(int level, int option) {
+        try (ResourceScope s = ResourceScope.newConfinedScope()) {
+            MemorySegment value = MemorySegment.allocateNative(4, 4, s);
+            MemorySegment length = MemorySegment.allocateNative(4, 4, s);
+            MemoryAccess.setInt(length, 4);
+            int r = (int) F.getsockopt.invokeExact(fd, level, option, value.address(), length.address());
+            return r == 0 ? MemoryAccess.getInt(value) : -1;
+        } catch (Throwable t) {
+            return -1;
         }
     }
 
@@ -243,7 +288,7 @@ public final class NativeDatagram implements AutoCloseable {
         }
         sendView.put(0, data, 0, length);
         try {
-            long r = (long) F.sendto.invokeExact(fd, sendBuffer.address(), (long) length, 0, sendName.address(), nameLength);
+            long r = (long) F.sendto.invokeExact(fd, sendBuffer.address(), (long) length, MSG_DONTWAIT, sendName.address(), nameLength);
             return r == length;
         } catch (Throwable t) {
             return false;
@@ -555,7 +600,7 @@ public final class NativeDatagram implements AutoCloseable {
                 int r;
                 try {
                     r = (int) F.sendmmsg.invokeExact(fd, MemoryAddress.ofLong(out.address().toRawLongValue() + (long) k * MMSGHDR),
-                            queued - k, 0);
+                            queued - k, MSG_DONTWAIT);
                 } catch (Throwable t) {
                     r = -1;
                 }

@@ -191,6 +191,23 @@ class NativeDatagramTest {
         assertThat(socket.sendTo(late, 1, new InetSocketAddress(LOOPBACK, 9))).isFalse(); // closed: refused, no crash
     }
 
+    /** gdnsd's socket options: no DF, no path-MTU discovery on answers (IPv6: also at the minimum MTU). */
+    @Test
+    void answersLeaveWithoutPathMtuDiscovery() throws Exception {
+        try (NativeDatagram v4 = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0)) {
+            assertThat(v4.intOption(NativeDatagram.SOL_IP, NativeDatagram.IP_MTU_DISCOVER)).isEqualTo(NativeDatagram.PMTUDISC_OMIT);
+        }
+        NativeDatagram v6;
+        try {
+            v6 = NativeDatagram.bind(new InetSocketAddress(InetAddress.getByName("::1"), 0), false, 0);
+        } catch (IOException e) {
+            return; // no IPv6 loopback here: the IPv4 half stands
+        }
+        try (NativeDatagram s = v6) {
+            assertThat(s.intOption(NativeDatagram.SOL_IPV6, NativeDatagram.IPV6_MTU_DISCOVER)).isEqualTo(NativeDatagram.PMTUDISC_OMIT);
+        }
+    }
+
     @Test
     void aTakenPortIsABindErrorUnlessBothShareIt() throws Exception {
         try (NativeDatagram first = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0)) {
