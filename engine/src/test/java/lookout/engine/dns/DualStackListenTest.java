@@ -21,6 +21,23 @@ class DualStackListenTest {
 
     @Test
     void anIpv4ClientOfADualStackListenerIsJudgedByItsIpv4Address(@TempDir Path tmp) throws Exception {
+        judgedByIpv4Address(tmp, false);
+    }
+
+    /** The same with the socket read natively: the sender arrives as a mapped {@code sockaddr_in6}. */
+    @Test
+    void readNativelyAnIpv4ClientIsJudgedByItsIpv4AddressToo(@TempDir Path tmp) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(lookout.engine.core.Transport.nativeDatagramsUnavailable() == null,
+                "native datagrams unavailable here");
+        System.setProperty("lookout.udp", "native");
+        try {
+            judgedByIpv4Address(tmp, true);
+        } finally {
+            System.clearProperty("lookout.udp");
+        }
+    }
+
+    private static void judgedByIpv4Address(Path tmp, boolean readNatively) throws Exception {
         InetAddress any6 = InetAddress.getByName("::");
         ResolverConfig allowLoopback = new ResolverConfig(List.of(new InetSocketAddress(any6, 0)),
                 List.of(new Cidr(InetAddress.getByName("127.0.0.0"), 8)), List.of(), List.of(), List.of(), 1000);
@@ -30,6 +47,8 @@ class DualStackListenTest {
             assertThat(m.rcode()).isEqualTo(RrType.NOERROR);
             assertThat(m.answer).hasSize(1);
             assertThat(h.snapshot().denied()).isZero();
+            assertThat(h.engine.snapshot().metrics()).filteredOn(x -> x.name().equals("lookout_resolver_udp_native"))
+                    .singleElement().satisfies(x -> assertThat(x.value()).isEqualTo(readNatively ? 1 : 0));
         }
         ResolverConfig allowOther = new ResolverConfig(List.of(new InetSocketAddress(any6, 0)),
                 List.of(new Cidr(InetAddress.getByName("192.0.2.0"), 24)), List.of(), List.of(), List.of(), 1000);
