@@ -24,7 +24,7 @@ import jdk.incubator.foreign.SymbolLookup;
  * {@code sendmmsg}; no selector, no per-datagram objects. Linux only, through Java 17's incubating
  * foreign-function API ({@code jdk.incubator.foreign}; the JVM needs
  * {@code --add-modules jdk.incubator.foreign --enable-native-access=lookout.engine}, which the
- * runtime image's launcher gives). {@link Transport#nativeDatagrams()} says whether it can be used;
+ * runtime image's launcher gives). {@link Transport#nativeDatagrams} says whether it is used;
  * nothing else touches this class before that, so without the module it is never loaded.
  *
  * <p>Threads: {@link Batch} is confined to the one thread that reads the socket;
@@ -51,6 +51,14 @@ public final class NativeDatagram implements AutoCloseable {
     static final int IPV6_MTU_DISCOVER = 23;
     private static final int IPV6_MTU = 24;
     static final int PMTUDISC_OMIT = 5;
+    private static final int IP_PKTINFO = 8;
+    private static final int IPV6_RECVPKTINFO = 49;
+    private static final int IPV6_PKTINFO = 50;
+    /** Room for a datagram's control messages (one {@code in_pktinfo} or {@code in6_pktinfo}). */
+    private static final int CONTROL = 64;
+    /** {@code CMSG_SPACE} of an {@code in_pktinfo} (12 bytes) and of an {@code in6_pktinfo} (20). */
+    private static final int VIA4 = 32;
+    private static final int VIA6 = 40;
     private static final int PMTUDISC_DONT = 0;
     private static final int MSG_WAITFORONE = 0x10000;
     private static final int MSG_TRUNC = 0x20;
@@ -80,7 +88,7 @@ public final class NativeDatagram implements AutoCloseable {
         final MethodHandle getsockname;
         final MethodHandle recvmmsg;
         final MethodHandle sendmmsg;
-        final MethodHandle sendto;
+        final MethodHandle sendmsg;
         final MethodHandle shutdown;
         final MethodHandle close;
         final MethodHandle errnoLocation;
@@ -101,8 +109,7 @@ public final class NativeDatagram implements AutoCloseable {
                     int.class, MemoryAddress.class, int.class, int.class, MemoryAddress.class);
             sendmmsg = handle(linker, libc, "sendmmsg", int.class, CLinker.C_INT,
                     int.class, MemoryAddress.class, int.class, int.class);
-            sendto = handle(linker, libc, "sendto", long.class, CLinker.C_LONG,
-                    int.class, MemoryAddress.class, long.class, int.class, MemoryAddress.class, int.class);
+            sendmsg = handle(linker, libc, "sendmsg", long.class, CLinker.C_LONG, int.class, MemoryAddress.class, int.class);
             shutdown = handle(linker, libc, "shutdown", int.class, CLinker.C_INT, int.class, int.class);
             close = handle(linker, libc, "close", int.class, CLinker.C_INT, int.class);
             errnoLocation = handle(linker, libc, "__errno_location", MemoryAddress.class, CLinker.C_POINTER);
@@ -136,17 +143,29 @@ public final class NativeDatagram implements AutoCloseable {
     private final boolean inet6;
     private final InetSocketAddress local;
     private final ResourceScope scope = ResourceScope.newSharedScope();
-    /** {@link #sendTo}'s memory: a name, an iovec-free buffer; guarded by {@code this}. */
+    /**
+     * Bound to a wildcard address: every datagram's destination is read ({@code IP_PKTINFO},
+     * {@code IPV6_RECVPKTINFO}) and its answers leave from it. Without it the kernel picks the
+     * source by route, and on a host with several addresses a client that asked one of them gets
+     * its answer from another — and drops it (gdnsd does the same, dnsio_udp.c).
+     */
+    private final boolean pktinfo;
+    /** {@link #sendTo}'s memory: a {@code msghdr}, its iovec, name and control; guarded by {@code this}. */
+    private final MemorySegment sendHeader;
     private final MemorySegment sendName;
+    private final MemorySegment sendControl;
     private final MemorySegment sendBuffer;
     private final ByteBuffer sendView;
     private volatile boolean shut;
     private boolean closed;
 
-    private NativeDatagram(int fd, boolean inet6, InetSocketAddress local) {
+    private NativeDatagram(int fd, boolean inet6, InetSocketAddress local, boolean pktinfo) {
         this.fd = fd;
         this.inet6 = inet6;
         this.local = local;
+        this.pktinfo = pktinfo;
+        sendHeader = MemorySegment.allocateNative(MMSGHDR + IOVEC, 8, scope);
+        sendControl = MemorySegment.allocateNative(CONTROL, 8, scope);
         sendName = MemorySegment.allocateNative(NAME, 8, scope);
         sendBuffer = MemorySegment.allocateNative(65536, 8, scope);
         sendView = sendBuffer.asByteBuffer();
@@ -191,6 +210,16 @@ public final class NativeDatagram implements AutoCloseable {
                 }
                 ipOption(fd, SOL_IPV6, IPV6_MTU, 1280, value);
             }
+            boolean wildcard = address.getAddress().isAnyLocalAddress();
+            if (wildcard) {
+                // an IPv6 socket takes IPv4 clients too (mapped): both kinds of destination
+                if (!ipOption(fd, SOL_IP, IP_PKTINFO, 1, value) && !v6) {
+                    throw new IOException("IP_PKTINFO: " + lastError());
+                }
+                if (v6 && !ipOption(fd, SOL_IPV6, IPV6_RECVPKTINFO, 1, value)) {
+                    throw new IOException("IPV6_RECVPKTINFO: " + lastError());
+                }
+            }
             MemorySegment name = MemorySegment.allocateNative(NAME, 8, s);
             int length = encode(address, name, v6);
             int r = (int) F.bind.invokeExact(fd, name.address(), length);
@@ -204,7 +233,7 @@ public final class NativeDatagram implements AutoCloseable {
                 throw new IOException("getsockname: " + lastError());
             }
             InetSocketAddress bound = decode(name, 0, null);
-            return new NativeDatagram(fd, v6, bound);
+            return new NativeDatagram(fd, v6, bound, wildcard);
         } catch (IOException | RuntimeException e) {
             closeQuietly(fd);
             throw e;
@@ -275,10 +304,11 @@ public final class NativeDatagram implements AutoCloseable {
     }
 
     /**
-     * Sends one datagram from any thread ({@code sendto}); false when the kernel refused it (a
+     * Sends one datagram from any thread ({@code sendmsg}), from the local address {@code via}
+     * names ({@link Batch#via}; null: the kernel's choice); false when the kernel refused it (a
      * full send buffer, an unreachable address: UDP's loss, counted by the caller).
      */
-    public synchronized boolean sendTo(byte[] data, int length, InetSocketAddress to) {
+    public synchronized boolean sendTo(byte[] data, int length, InetSocketAddress to, byte[] via) {
         if (closed || length > sendBuffer.byteSize()) {
             return false;
         }
@@ -287,12 +317,32 @@ public final class NativeDatagram implements AutoCloseable {
             return false;
         }
         sendView.put(0, data, 0, length);
+        MemoryAccess.setLongAtOffset(sendHeader, 0, sendName.address().toRawLongValue());
+        MemoryAccess.setIntAtOffset(sendHeader, 8, nameLength);
+        MemoryAccess.setLongAtOffset(sendHeader, 16, sendHeader.address().toRawLongValue() + MMSGHDR);
+        MemoryAccess.setLongAtOffset(sendHeader, 24, 1);
+        MemoryAccess.setLongAtOffset(sendHeader, MMSGHDR, sendBuffer.address().toRawLongValue());
+        MemoryAccess.setLongAtOffset(sendHeader, MMSGHDR + 8, length);
+        if (via != null && via.length <= CONTROL) {
+            sendControl.asByteBuffer().put(0, via);
+            MemoryAccess.setLongAtOffset(sendHeader, 32, sendControl.address().toRawLongValue());
+            MemoryAccess.setLongAtOffset(sendHeader, 40, via.length);
+        } else {
+            MemoryAccess.setLongAtOffset(sendHeader, 32, 0);
+            MemoryAccess.setLongAtOffset(sendHeader, 40, 0);
+        }
+        MemoryAccess.setIntAtOffset(sendHeader, 48, 0);
         try {
-            long r = (long) F.sendto.invokeExact(fd, sendBuffer.address(), (long) length, MSG_DONTWAIT, sendName.address(), nameLength);
+            long r = (long) F.sendmsg.invokeExact(fd, sendHeader.address(), MSG_DONTWAIT);
             return r == length;
         } catch (Throwable t) {
             return false;
         }
+    }
+
+    /** {@link #sendTo(byte[], int, InetSocketAddress, byte[])} from the kernel's choice of address. */
+    public boolean sendTo(byte[] data, int length, InetSocketAddress to) {
+        return sendTo(data, length, to, null);
     }
 
     /** Wakes the reader (its receive returns 0) and makes every later receive return at once. */
@@ -412,6 +462,11 @@ public final class NativeDatagram implements AutoCloseable {
         private final MemorySegment out;
         private final MemorySegment outIov;
         private final MemorySegment outNames;
+        /** Control messages received with each datagram, and those sent with each answer ({@link #pktinfo}). */
+        private final MemorySegment inControl;
+        private final MemorySegment outControl;
+        private final long inControlBase;
+        private final long outControlBase;
         private final MemorySegment outData;
         private final ByteBuffer outView;
         private final long namesBase;
@@ -454,6 +509,10 @@ public final class NativeDatagram implements AutoCloseable {
             out = MemorySegment.allocateNative((long) BATCH * MMSGHDR, 8, mine);
             outIov = MemorySegment.allocateNative((long) BATCH * IOVEC, 8, mine);
             outNames = MemorySegment.allocateNative((long) BATCH * NAME, 8, mine);
+            inControl = MemorySegment.allocateNative((long) BATCH * CONTROL, 8, mine);
+            outControl = MemorySegment.allocateNative((long) BATCH * CONTROL, 8, mine);
+            inControlBase = inControl.address().toRawLongValue();
+            outControlBase = outControl.address().toRawLongValue();
             outData = MemorySegment.allocateNative(OUT_BYTES, 8, mine);
             outView = outData.asByteBuffer();
             namesBase = names.address().toRawLongValue();
@@ -480,8 +539,9 @@ public final class NativeDatagram implements AutoCloseable {
                 long m = (long) i * MMSGHDR;
                 MemoryAccess.setLongAtOffset(in, m, namesBase + (long) i * NAME);
                 MemoryAccess.setIntAtOffset(in, m + 8, NAME);
-                MemoryAccess.setLongAtOffset(in, m + 32, 0); // no control data
-                MemoryAccess.setLongAtOffset(in, m + 40, 0);
+                // the destination address comes as a control message where the socket asked for it
+                MemoryAccess.setLongAtOffset(in, m + 32, pktinfo ? inControlBase + (long) i * CONTROL : 0);
+                MemoryAccess.setLongAtOffset(in, m + 40, pktinfo ? CONTROL : 0);
                 MemoryAccess.setIntAtOffset(in, m + 48, 0);
             }
             while (!shut) {
@@ -556,11 +616,22 @@ public final class NativeDatagram implements AutoCloseable {
             long m = (long) queued * MMSGHDR;
             MemoryAccess.setLongAtOffset(out, m, namesBase + (long) i * NAME);
             MemoryAccess.setIntAtOffset(out, m + 8, MemoryAccess.getIntAtOffset(in, (long) i * MMSGHDR + 8));
+            int via = pktinfo ? writeVia(i, outControl, (long) queued * CONTROL) : 0;
+            MemoryAccess.setLongAtOffset(out, m + 32, via > 0 ? outControlBase + (long) queued * CONTROL : 0);
+            MemoryAccess.setLongAtOffset(out, m + 40, via);
             queue(data, length);
         }
 
-        /** Queues an answer to any address (encoded into the queue's own name). */
+        /** Queues an answer to any address (encoded into the queue's own name), from the kernel's choice of address. */
         public void answer(InetSocketAddress to, byte[] data, int length) {
+            answer(to, null, data, length);
+        }
+
+        /**
+         * Queues an answer to any address (encoded into the queue's own name), from the local
+         * address {@code via} names ({@link #via}; null: the kernel's choice).
+         */
+        public void answer(InetSocketAddress to, byte[] via, byte[] data, int length) {
             if (length > 65535) {
                 sendErrors++;
                 return;
@@ -577,7 +648,80 @@ public final class NativeDatagram implements AutoCloseable {
             }
             MemoryAccess.setLongAtOffset(out, m, outNamesBase + (long) queued * NAME);
             MemoryAccess.setIntAtOffset(out, m + 8, nameLength);
+            if (via != null && via.length <= CONTROL) {
+                outControl.asByteBuffer().put(queued * CONTROL, via);
+                MemoryAccess.setLongAtOffset(out, m + 32, outControlBase + (long) queued * CONTROL);
+                MemoryAccess.setLongAtOffset(out, m + 40, via.length);
+            } else {
+                MemoryAccess.setLongAtOffset(out, m + 32, 0);
+                MemoryAccess.setLongAtOffset(out, m + 40, 0);
+            }
             queue(data, length);
+        }
+
+        /**
+         * Writes, at {@code offset} of {@code to}, the control message that sends an answer to
+         * datagram {@code i} from the address it was sent to: {@code IP_PKTINFO} with
+         * {@code ipi_spec_dst} = the datagram's destination and no interface (the route decides),
+         * or {@code IPV6_PKTINFO} with its address and interface (link-local needs it). Its
+         * length; 0 when the datagram came without one.
+         */
+        private int writeVia(int i, MemorySegment to, long offset) {
+            long base = (long) i * CONTROL;
+            long length = Math.min(MemoryAccess.getLongAtOffset(in, (long) i * MMSGHDR + 40), CONTROL);
+            long at = 0;
+            while (at + 16 <= length) {
+                long cmsgLength = MemoryAccess.getLongAtOffset(inControl, base + at);
+                int level = MemoryAccess.getIntAtOffset(inControl, base + at + 8);
+                int type = MemoryAccess.getIntAtOffset(inControl, base + at + 12);
+                if (cmsgLength < 16 || at + cmsgLength > length) {
+                    return 0;
+                }
+                if (level == SOL_IP && type == IP_PKTINFO && cmsgLength >= 16 + 12) {
+                    MemoryAccess.setLongAtOffset(to, offset, 16 + 12);
+                    MemoryAccess.setIntAtOffset(to, offset + 8, SOL_IP);
+                    MemoryAccess.setIntAtOffset(to, offset + 12, IP_PKTINFO);
+                    MemoryAccess.setIntAtOffset(to, offset + 16, 0); // ipi_ifindex
+                    MemoryAccess.setIntAtOffset(to, offset + 20, MemoryAccess.getIntAtOffset(inControl, base + at + 24)); // spec_dst = ipi_addr
+                    MemoryAccess.setIntAtOffset(to, offset + 24, 0);
+                    MemoryAccess.setIntAtOffset(to, offset + 28, 0);
+                    return VIA4;
+                }
+                if (level == SOL_IPV6 && type == IPV6_PKTINFO && cmsgLength >= 16 + 20) {
+                    MemoryAccess.setLongAtOffset(to, offset, 16 + 20);
+                    MemoryAccess.setIntAtOffset(to, offset + 8, SOL_IPV6);
+                    MemoryAccess.setIntAtOffset(to, offset + 12, IPV6_PKTINFO);
+                    MemoryAccess.setLongAtOffset(to, offset + 16, MemoryAccess.getLongAtOffset(inControl, base + at + 16));
+                    MemoryAccess.setLongAtOffset(to, offset + 24, MemoryAccess.getLongAtOffset(inControl, base + at + 24));
+                    MemoryAccess.setIntAtOffset(to, offset + 32, MemoryAccess.getIntAtOffset(inControl, base + at + 32));
+                    MemoryAccess.setIntAtOffset(to, offset + 36, 0);
+                    return VIA6;
+                }
+                at += (cmsgLength + 7) & ~7L;
+            }
+            return 0;
+        }
+
+        /**
+         * What makes an answer to datagram {@code i} leave from the address it was sent to, for
+         * an answer given later or elsewhere ({@link #answer(InetSocketAddress, byte[], byte[], int)},
+         * {@link NativeDatagram#sendTo(byte[], int, InetSocketAddress, byte[])}); null when the socket is
+         * not on a wildcard address or the datagram said nothing.
+         */
+        public byte[] via(int i) {
+            if (!pktinfo) {
+                return null;
+            }
+            try (ResourceScope s = ResourceScope.newConfinedScope()) {
+                MemorySegment tmp = MemorySegment.allocateNative(CONTROL, 8, s);
+                int n = writeVia(i, tmp, 0);
+                if (n == 0) {
+                    return null;
+                }
+                byte[] b = new byte[n];
+                tmp.asByteBuffer().get(0, b);
+                return b;
+            }
         }
 
         private void queue(byte[] data, int length) {

@@ -96,12 +96,14 @@ public enum Transport {
      * Whether the resolver's UDP listeners are read natively ({@link NativeDatagram}: a reader
      * thread per socket blocked in {@code recvmmsg}, as gdnsd does) rather than through Netty, for
      * {@code udpThreads} sockets per address. {@code -Dlookout.udp}: {@code auto} (the default:
-     * natively from two sockets up, where the JVM allows it — one socket is best read on the engine
-     * loop itself, where cache hits and forwarding are answered without a hop between threads),
-     * {@code netty}, or {@code native} (always; an error saying why where it cannot be done). Read
-     * at every bind, so a test may turn it for one engine.
+     * natively from two sockets up, or when a listen address is a wildcard — only native reads
+     * answer from the address each datagram was sent to — where the JVM allows it; one socket on
+     * a specific address is best read on the engine loop itself, where cache hits and forwarding
+     * are answered without a hop between threads), {@code netty}, or {@code native} (always; an
+     * error saying why where it cannot be done). Read at every bind, so a test may turn it for
+     * one engine.
      */
-    public static boolean nativeDatagrams(int udpThreads) throws IOException {
+    public static boolean nativeDatagrams(int udpThreads, boolean wildcard) throws IOException {
         String wanted = System.getProperty("lookout.udp", "auto").toLowerCase(Locale.ROOT);
         if (wanted.equals("netty")) {
             return false;
@@ -113,7 +115,7 @@ public enum Transport {
             }
             return true;
         }
-        return why == null && udpThreads > 1;
+        return why == null && (udpThreads > 1 || wildcard);
     }
 
     /** Why UDP listeners cannot be read natively in this JVM, or null when they can. */

@@ -137,7 +137,7 @@ public final class ResolverService implements Service, Commands.Resolver {
                 () -> ctx.service(DynamicRecords.class), rc, config.zones());
         allow = rc.allow();
         publishLoopView(rc);
-        nativeUdp = Transport.nativeDatagrams(rc.udpThreads());
+        nativeUdp = Transport.nativeDatagrams(rc.udpThreads(), anyWildcard(rc.listen()));
         answerLoops(rc.udpThreads());
         bind(rc.listen());
         rateTimer = scheduler.scheduleAtFixedRate(() -> {
@@ -212,7 +212,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         publishLoopView(rc);
         if (!before.resolver().listen().equals(rc.listen()) || before.resolver().udpThreads() != rc.udpThreads()) {
             closeListeners();
-            nativeUdp = Transport.nativeDatagrams(rc.udpThreads());
+            nativeUdp = Transport.nativeDatagrams(rc.udpThreads(), anyWildcard(rc.listen()));
             answerLoops(rc.udpThreads());
             bind(rc.listen());
         }
@@ -386,7 +386,19 @@ public final class ResolverService implements Service, Commands.Resolver {
                     : " (one socket: read on the engine loop, which answers cache hits without a hop; native reads from udp_threads 2)";
             LOG.log(Level.INFO, "resolver UDP on " + bound + ": " + udpThreads + " socket(s) per address, "
                     + (nativeUdp ? "read natively (recvmmsg, a reader thread each)" : "read through Netty" + netty));
+            if (!nativeUdp && anyWildcard(addresses)) {
+                String warn = "resolver listens on a wildcard address through Netty: answers leave from the address the kernel"
+                        + " routes by, which on a host with several addresses may not be the one a client asked (and the client"
+                        + " drops the answer); list the addresses, or run with native reads";
+                LOG.log(Level.WARNING, warn);
+                ctx.publish(new lookout.engine.api.EngineEvent.Notice(scheduler.now(), lookout.engine.api.Subsystem.RESOLVER,
+                        lookout.engine.api.Severity.WARNING, warn));
+            }
         }
+    }
+
+    private static boolean anyWildcard(List<InetSocketAddress> listen) {
+        return listen.stream().anyMatch(a -> a.getAddress().isAnyLocalAddress());
     }
 
     private boolean allowed(InetAddress a) {
@@ -450,6 +462,11 @@ public final class ResolverService implements Service, Commands.Resolver {
 
         /** Sends an answer made elsewhere ({@link Responses#stamp}, the engine loop). */
         abstract void send(byte[] r, InetSocketAddress to);
+
+        /** {@link #send(byte[], InetSocketAddress)} from the address {@code via} names where the socket can say. */
+        void send(byte[] r, InetSocketAddress to, byte[] via) {
+            send(r, to);
+        }
 
         /** Sends the first {@code length} bytes of {@link #reply} (composed there). */
         abstract void sendReply(int length, InetSocketAddress to);
@@ -676,9 +693,9 @@ public final class ResolverService implements Service, Commands.Resolver {
             try {
                 for (Handed h : batch) {
                     if (h.q() != null) {
-                        onDecoded(h.q(), h.sender(), r -> send(r, h.sender()));
+                        onDecoded(h.q(), h.sender(), r -> send(r, h.sender(), h.via()));
                     } else {
-                        onQuery(h.bytes(), h.sender(), false, r -> send(r, h.sender()));
+                        onQuery(h.bytes(), h.sender(), false, r -> send(r, h.sender(), h.via()));
                     }
                 }
             } finally {
@@ -795,8 +812,11 @@ public final class ResolverService implements Service, Commands.Resolver {
         }
     }
 
-    /** A question an answer loop leaves to the engine loop ({@code q}: already decoded, or null). */
-    private record Handed(byte[] bytes, InetSocketAddress sender, ClientQuery q) {
+    /**
+     * A question an answer loop leaves to the engine loop ({@code q}: already decoded, or null;
+     * {@code via}: what makes its answer leave from the address it was sent to, or null).
+     */
+    private record Handed(byte[] bytes, InetSocketAddress sender, ClientQuery q, byte[] via) {
     }
 
     /** A question's plan in a socket's memo, with the name it was asked by (lower case). */
@@ -855,7 +875,7 @@ public final class ResolverService implements Service, Commands.Resolver {
 
         @Override
         void dispatch(byte[] bytes, InetSocketAddress sender) {
-            handed.add(new Handed(bytes, sender, decoded));
+            handed.add(new Handed(bytes, sender, decoded, null));
         }
 
         @Override
@@ -944,38 +964,43 @@ public final class ResolverService implements Service, Commands.Resolver {
 
         @Override
         void dispatch(byte[] bytes, InetSocketAddress sender) {
-            handed.add(new Handed(bytes, sender, decoded));
+            handed.add(new Handed(bytes, sender, decoded, current >= 0 && batch != null ? batch.via(current) : null));
         }
 
         @Override
         void send(byte[] r, InetSocketAddress to) {
-            out(r, r.length, to);
+            out(r, r.length, to, null);
+        }
+
+        @Override
+        void send(byte[] r, InetSocketAddress to, byte[] via) {
+            out(r, r.length, to, via);
         }
 
         @Override
         void sendReply(int length, InetSocketAddress to) {
-            out(reply, length, to);
+            out(reply, length, to, null);
         }
 
-        private void out(byte[] data, int length, InetSocketAddress to) {
+        private void out(byte[] data, int length, InetSocketAddress to, byte[] via) {
             if (reading && onOwnThread()) {
                 if (to == currentSender && current >= 0) {
                     batch.answer(current, data, length);
                 } else {
-                    batch.answer(to, data, length);
+                    batch.answer(to, via, data, length);
                 }
                 return;
             }
             synchronized (outbox) {
                 if (handing) {
                     if (!socket.isShut()) { // closed with the socket (under this lock)
-                        outbox.answer(to, data, length);
+                        outbox.answer(to, via, data, length);
                     }
                     return;
                 }
             }
             // an answer on its own (an upstream reply, a timeout's SERVFAIL): at once
-            if (!socket.sendTo(data, length, to)) {
+            if (!socket.sendTo(data, length, to, via)) {
                 sendErrors.increment();
             }
         }
