@@ -258,6 +258,35 @@ class AnswerLoopsTest {
     }
 
     /**
+     * The default ({@code -Dlookout.udp=auto}): one socket on a given address is read by the
+     * engine loop through Netty, two or more natively; a reload that changes {@code udp_threads}
+     * changes how the sockets are read, and they answer either way.
+     */
+    @Test
+    void byDefaultOneSocketIsReadThroughNettyAndSeveralNatively() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(lookout.engine.core.Transport.nativeDatagramsUnavailable() == null,
+                "native datagrams unavailable here");
+        System.clearProperty("lookout.udp");
+        ConfigResult c = new ConfigLoader(Map.of()).parse(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.1"),
+                "loops.conf", tmp);
+        engine = Engine.create(EngineOptions.forTest(clock, new Random(3), tmp));
+        engine.start(c.config());
+        for (int threads : new int[] {1, 2, 1}) {
+            if (metric(engine.snapshot(), "lookout_resolver_udp_threads") != threads) {
+                ReloadResult r = engine.reload(conf(threads, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100." + threads),
+                        "loops.conf", tmp);
+                assertThat(r.applied()).isTrue();
+            }
+            assertThat(metric(engine.snapshot(), "lookout_resolver_udp_native")).as("%d socket(s)", threads)
+                    .isEqualTo(threads > 1 ? 1 : 0);
+            for (DnsTestClient d : clients(listen())) {
+                assertThat(d.ask("www.pool.test.", RrType.A).answer.get(0).rdata()).containsExactly(198, 51, 100, threads);
+                assertThat(d.ask("host.example.org.", RrType.A).answer.get(0).rdata()[3]).isEqualTo((byte) 9);
+            }
+        }
+    }
+
+    /**
      * On the real engine (its loop is the first socket's loop, on Netty) the first socket answers
      * local questions itself, with the pools' own draws; read natively, its reader thread does, with
      * draws of its own: the same answers, counts and traces as through the resolver, and nothing
