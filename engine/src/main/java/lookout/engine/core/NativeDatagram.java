@@ -606,12 +606,8 @@ public final class NativeDatagram implements AutoCloseable {
          * queue first when full.
          */
         public void answer(int i, byte[] data, int length) {
-            if (length > 65535) {
-                sendErrors++;
+            if (!room(length)) {
                 return;
-            }
-            if (queued == BATCH || outUsed + length > OUT_BYTES) {
-                flush();
             }
             long m = (long) queued * MMSGHDR;
             MemoryAccess.setLongAtOffset(out, m, namesBase + (long) i * NAME);
@@ -632,12 +628,8 @@ public final class NativeDatagram implements AutoCloseable {
          * address {@code via} names ({@link #via}; null: the kernel's choice).
          */
         public void answer(InetSocketAddress to, byte[] via, byte[] data, int length) {
-            if (length > 65535) {
-                sendErrors++;
+            if (!room(length)) {
                 return;
-            }
-            if (queued == BATCH || outUsed + length > OUT_BYTES) {
-                flush();
             }
             long m = (long) queued * MMSGHDR;
             MemorySegment name = outNames.asSlice((long) queued * NAME, NAME);
@@ -722,6 +714,18 @@ public final class NativeDatagram implements AutoCloseable {
                 tmp.asByteBuffer().get(0, b);
                 return b;
             }
+        }
+
+        /** Makes room in the queue for an answer of {@code length} bytes; false (counted) when none can be. */
+        private boolean room(int length) {
+            if (length > 65535) {
+                sendErrors++;
+                return false;
+            }
+            if (queued == BATCH || outUsed + length > OUT_BYTES) {
+                flush();
+            }
+            return true;
         }
 
         private void queue(byte[] data, int length) {

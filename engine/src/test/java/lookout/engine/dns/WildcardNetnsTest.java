@@ -2,8 +2,6 @@ package lookout.engine.dns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -19,35 +17,10 @@ class WildcardNetnsTest {
     private static String run(String mode) throws Exception {
         Assumptions.assumeTrue(lookout.engine.core.Transport.nativeDatagramsUnavailable() == null,
                 "native datagrams unavailable in this JVM");
-        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process probe = new ProcessBuilder("unshare", "-n", "true").redirectErrorStream(true).start();
-        boolean can = probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
-        Assumptions.assumeTrue(can, "unshare -n not permitted here: namespace tests skipped");
-        ProcessBuilder pb = new ProcessBuilder("unshare", "-n", "sh", "-c",
-                "ip link set lo up && ip addr add 10.9.0.1/24 dev lo && ip addr add fd00:9::1/64 dev lo nodad"
-                        + " && exec \"$0\" -Djava.net.preferIPv4Stack=false --add-modules jdk.incubator.foreign"
-                        + " --enable-native-access=ALL-UNNAMED -cp \"$1\" " + WildcardScenario.class.getName() + " \"$2\"",
-                java, cp, mode);
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Thread pump = new Thread(() -> {
-            try {
-                p.getInputStream().transferTo(out);
-            } catch (java.io.IOException e) {
-                // process ended
-            }
-        });
-        pump.start();
-        boolean done = p.waitFor(120, TimeUnit.SECONDS);
-        if (!done) {
-            p.destroyForcibly();
-        }
-        pump.join(5000);
-        String text = out.toString();
-        System.out.println(text);
-        assertThat(done).as("scenario finished in time").isTrue();
+        String text = lookout.engine.Netns.run(
+                "ip link set lo up && ip addr add 10.9.0.1/24 dev lo && ip addr add fd00:9::1/64 dev lo nodad",
+                java.util.List.of("-Djava.net.preferIPv4Stack=false", "--add-modules jdk.incubator.foreign",
+                        "--enable-native-access=ALL-UNNAMED"), WildcardScenario.class, mode);
         assertThat(text).as(text).doesNotContain("FAIL ");
         return text;
     }

@@ -2,10 +2,7 @@ package lookout.engine.pva.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,34 +14,8 @@ import org.junit.jupiter.api.Test;
 class ForwardingNetnsTest {
 
     private static String run(String scenario) throws Exception {
-        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process probe = new ProcessBuilder("unshare", "-n", "true").redirectErrorStream(true).start();
-        boolean can = probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
-        Assumptions.assumeTrue(can, "unshare -n not permitted here: namespace tests skipped");
-        ProcessBuilder pb = new ProcessBuilder("unshare", "-n", "sh", "-c",
-                "ip link set lo up && ip addr add 10.9.0.1/24 dev lo && exec \"$0\" -Djava.net.preferIPv4Stack=false -cp \"$1\" "
-                        + NetnsScenarios.class.getName() + " \"$2\"", java, cp, scenario);
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Thread pump = new Thread(() -> {
-            try {
-                p.getInputStream().transferTo(out);
-            } catch (java.io.IOException e) {
-                // process ended
-            }
-        });
-        pump.start();
-        boolean done = p.waitFor(120, TimeUnit.SECONDS);
-        if (!done) {
-            p.destroyForcibly();
-        }
-        pump.join(5000);
-        String text = out.toString();
-        System.out.println(text);
-        assertThat(done).as("scenario finished in time").isTrue();
-        return text;
+        return lookout.engine.Netns.run("ip link set lo up && ip addr add 10.9.0.1/24 dev lo",
+                List.of("-Djava.net.preferIPv4Stack=false"), NetnsScenarios.class, scenario);
     }
 
     private static void assertAllPass(String text, List<String> expected) {
