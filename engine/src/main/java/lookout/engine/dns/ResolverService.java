@@ -1072,8 +1072,13 @@ public final class ResolverService implements Service, Commands.Resolver {
                     }
                 }
             } catch (Throwable t) {
-                // the socket stays bound but unread: said loudly, the engine goes on
-                LOG.log(Level.ERROR, "resolver: UDP reader on " + socket.localAddress() + " ended", t);
+                // the socket stays bound but unread: said loudly (log and console), the engine goes on
+                String why = "resolver: UDP reader " + thread.getName() + " on " + socket.localAddress() + " ended: " + t
+                        + "; its share of the clients goes unanswered until the listeners are rebound (reload with other"
+                        + " listen addresses or udp_threads, or restart)";
+                LOG.log(Level.ERROR, why, t);
+                scheduler.execute(() -> ctx.publish(new lookout.engine.api.EngineEvent.Notice(scheduler.now(),
+                        lookout.engine.api.Subsystem.RESOLVER, lookout.engine.api.Severity.ERROR, why)));
             }
         }
 
