@@ -232,7 +232,7 @@ public final class NativeDatagram implements AutoCloseable {
             if (r != 0) {
                 throw new IOException("getsockname: " + lastError());
             }
-            InetSocketAddress bound = decode(name, 0, null);
+            InetSocketAddress bound = decode(name, 0);
             return new NativeDatagram(fd, v6, bound, wildcard);
         } catch (IOException | RuntimeException e) {
             closeQuietly(fd);
@@ -417,7 +417,7 @@ public final class NativeDatagram implements AutoCloseable {
     }
 
     /** The address in the {@code sockaddr} at {@code offset} of {@code names}; null for another family. */
-    private static InetSocketAddress decode(MemorySegment names, long offset, byte[] scratch16) {
+    private static InetSocketAddress decode(MemorySegment names, long offset) {
         int family = Short.toUnsignedInt(MemoryAccess.getShortAtOffset(names, offset));
         int port = (Byte.toUnsignedInt(MemoryAccess.getByteAtOffset(names, offset + 2)) << 8)
                 | Byte.toUnsignedInt(MemoryAccess.getByteAtOffset(names, offset + 3));
@@ -449,8 +449,10 @@ public final class NativeDatagram implements AutoCloseable {
     }
 
     /**
-     * A reader's memory: {@link #BATCH} datagrams in (4 096 bytes each, with the sender's name),
-     * {@link #BATCH} answers out (up to 65 535 bytes each). Confined to the reading thread.
+     * A reader's memory: {@link #BATCH} datagrams in (a slot each, with the sender's name and, on a
+     * wildcard address, the destination), up to {@link #BATCH} answers out (up to 65 535 bytes
+     * each, packed one after the other in 128 KiB). Confined to the thread that made it, unless
+     * made shared (an outbox; its users take turns).
      */
     public final class Batch implements AutoCloseable {
         private final ResourceScope mine;
@@ -593,12 +595,12 @@ public final class NativeDatagram implements AutoCloseable {
                 if (s != null && senderKeys[h] == key) {
                     return s;
                 }
-                s = decode(names, at, null);
+                s = decode(names, at);
                 senders[h] = s;
                 senderKeys[h] = key;
                 return s;
             }
-            return decode(names, at, null);
+            return decode(names, at);
         }
 
         /**
