@@ -130,19 +130,34 @@ public final class ResolverViewModel {
         }
     }
 
-    /** With {@code resolver.udp_threads} above 1: how many sockets per address, and what their answer loops answered. */
+    /**
+     * How the UDP listeners are read: with {@code resolver.udp_threads} above 1 or natively read
+     * sockets, how many per address, how (natively, a reader thread each, or through Netty), what
+     * was answered off the engine loop, and answers the kernel would not send, when there were any.
+     */
     static String answerLoops(EngineSnapshot s) {
         double threads = 1;
         double onLoops = 0;
+        double nativeReads = 0;
+        double sendErrors = 0;
         for (lookout.engine.api.Metric m : s.metrics()) {
-            if (m.name().equals("lookout_resolver_udp_threads")) {
-                threads = m.value();
-            } else if (m.name().equals("lookout_resolver_answer_loop_answers_total")) {
-                onLoops = m.value();
+            switch (m.name()) {
+                case "lookout_resolver_udp_threads" -> threads = m.value();
+                case "lookout_resolver_answer_loop_answers_total" -> onLoops = m.value();
+                case "lookout_resolver_udp_native" -> nativeReads = m.value();
+                case "lookout_resolver_udp_send_errors_total" -> sendErrors = m.value();
+                default -> {
+                }
             }
         }
-        return threads <= 1 ? "" : String.format(Locale.ROOT, " · %d UDP sockets per address, %d local answers on answer loops",
-                (long) threads, (long) onLoops);
+        if (threads <= 1 && nativeReads == 0) {
+            return "";
+        }
+        String how = nativeReads == 1 ? "read natively" : "through Netty";
+        String where = nativeReads == 1 ? "by the readers" : "on answer loops";
+        return String.format(Locale.ROOT, " · %d UDP socket%s per address, %s, %d local answers %s%s", (long) threads,
+                threads == 1 ? "" : "s", how, (long) onLoops, where,
+                sendErrors > 0 ? String.format(Locale.ROOT, ", %d answers the kernel would not send", (long) sendErrors) : "");
     }
 
     public void onSnapshot(EngineSnapshot s) {

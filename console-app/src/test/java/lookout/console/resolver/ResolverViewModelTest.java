@@ -37,7 +37,7 @@ class ResolverViewModelTest {
     }
 
     @Test
-    void theDetailLineSaysHowManyUdpSocketsAndWhatTheirAnswerLoopsAnswered() {
+    void theDetailLineSaysHowManyUdpSocketsHowTheyAreReadAndWhatWasAnsweredOffTheEngineLoop() {
         EngineSnapshot one = snapshot(T0, 0, 1);
         vm.onSnapshot(one);
         assertThat(vm.detailProperty().get()).doesNotContain("UDP sockets");
@@ -45,7 +45,15 @@ class ResolverViewModelTest {
                 List.of(lookout.engine.api.Metric.gauge("lookout_resolver_udp_threads", "", 3),
                         lookout.engine.api.Metric.counter("lookout_resolver_answer_loop_answers_total", "", 1234)), List.of());
         vm.onSnapshot(three);
-        assertThat(vm.detailProperty().get()).endsWith(" · 3 UDP sockets per address, 1234 local answers on answer loops");
+        assertThat(vm.detailProperty().get()).endsWith(" · 3 UDP sockets per address, through Netty, 1234 local answers on answer loops");
+        EngineSnapshot readNatively = new EngineSnapshot(EngineState.RUNNING, T0, T0, null, one.resolver(), null, null, null,
+                List.of(lookout.engine.api.Metric.gauge("lookout_resolver_udp_threads", "", 2),
+                        lookout.engine.api.Metric.gauge("lookout_resolver_udp_native", "", 1),
+                        lookout.engine.api.Metric.counter("lookout_resolver_answer_loop_answers_total", "", 77),
+                        lookout.engine.api.Metric.counter("lookout_resolver_udp_send_errors_total", "", 3)), List.of());
+        vm.onSnapshot(readNatively);
+        assertThat(vm.detailProperty().get()).endsWith(
+                " · 2 UDP sockets per address, read natively, 77 local answers by the readers, 3 answers the kernel would not send");
     }
 
     @Test
