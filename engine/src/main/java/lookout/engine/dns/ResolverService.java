@@ -880,12 +880,13 @@ public final class ResolverService implements Service, Commands.Resolver {
 
         @Override
         void endBurst() {
-            super.endBurst();
+            // handed over before the burst's own answers leave (as NativeUdp.endBurst)
             if (!handed.isEmpty()) {
                 List<Handed> batch = handed;
                 handed = new ArrayList<>();
                 scheduler.execute(() -> primary.answerHanded(batch));
             }
+            super.endBurst();
         }
     }
 
@@ -1027,6 +1028,13 @@ public final class ResolverService implements Service, Commands.Resolver {
         @Override
         void endBurst() {
             reading = false;
+            // handed over first: the engine loop starts on them while the kernel sends, and whatever
+            // a client sees answered from this burst was read after everything the burst handed on
+            if (!handed.isEmpty()) {
+                List<Handed> given = handed;
+                handed = new ArrayList<>();
+                scheduler.execute(() -> answerGiven(given));
+            }
             if (onOwnThread() && batch != null) {
                 batch.flush();
                 long lost = batch.sendErrors();
@@ -1034,11 +1042,6 @@ public final class ResolverService implements Service, Commands.Resolver {
                     sendErrors.add(lost - reportedSendErrors);
                     reportedSendErrors = lost;
                 }
-            }
-            if (!handed.isEmpty()) {
-                List<Handed> given = handed;
-                handed = new ArrayList<>();
-                scheduler.execute(() -> answerGiven(given));
             }
         }
 

@@ -504,6 +504,30 @@ class AnswerLoopsTest {
     }
 
     /**
+     * Datagrams of odd sizes: empty, 1 and 11 bytes (no header), and 5 000 and 60 000 bytes
+     * (beyond the 4 096-byte receive slot: they arrive cut). Each is dropped and counted as
+     * malformed, nothing fails inside, and the next query is answered.
+     */
+    @Test
+    void datagramsOfOddSizesAreCountedAndDropped() throws Exception {
+        start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"),
+                new EngineOptions(null, null, Map.of(), tmp));
+        InetSocketAddress server = listen();
+        try (DatagramSocket raw = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            for (int size : new int[] {0, 1, 11, 5_000, 60_000}) {
+                byte[] junk = new byte[size];
+                Arrays.fill(junk, (byte) 0xC0); // labels that are all pointers: never a question
+                raw.send(new DatagramPacket(junk, size, server));
+            }
+        }
+        DnsTestClient c = clients(server).get(0);
+        assertThat(c.ask("www.pool.test.", RrType.A).answer.get(0).rdata()).containsExactly(198, 51, 100, 7);
+        EngineSnapshot s = engine.snapshot();
+        assertThat(metric(s, "lookout_resolver_malformed_total")).isEqualTo(5);
+        assertThat(metric(s, "lookout_resolver_internal_errors_total")).isZero();
+    }
+
+    /**
      * The answer loops draw with their own random sources from the same odds: 25 % / 75 % for
      * weights 10 and 30. 4 000 DYNA answers over {@value #CLIENTS} clients, chi-squared with one
      * degree of freedom against the critical value 15.137 (α = 1e-4).
