@@ -108,14 +108,15 @@ public enum Transport {
         if (wanted.equals("netty")) {
             return false;
         }
-        String why = nativeDatagramsUnavailable();
         if (wanted.equals("native")) {
+            String why = nativeDatagramsUnavailable();
             if (why != null) {
                 throw new IOException("-Dlookout.udp=native: " + why);
             }
             return true;
         }
-        return why == null && (udpThreads > 1 || wildcard);
+        // probed only when wanted: the first probe links the C functions (start-up time)
+        return (udpThreads > 1 || wildcard) && nativeDatagramsUnavailable() == null;
     }
 
     /** Why UDP listeners cannot be read natively in this JVM, or null when they can. */

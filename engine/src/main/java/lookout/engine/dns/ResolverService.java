@@ -380,12 +380,13 @@ public final class ResolverService implements Service, Commands.Resolver {
             throw e;
         }
         if (!addresses.isEmpty()) {
-            String why = nativeUdp ? null : Transport.nativeDatagramsUnavailable();
-            String netty = "netty".equalsIgnoreCase(System.getProperty("lookout.udp")) ? " (-Dlookout.udp=netty)"
-                    : why != null ? " (native reads unavailable: " + why + ")"
-                    : " (one socket: read on the engine loop, which answers cache hits without a hop; native reads from udp_threads 2)";
-            LOG.log(Level.INFO, "resolver UDP on " + bound + ": " + udpThreads + " socket(s) per address, "
-                    + (nativeUdp ? "read natively (recvmmsg, a reader thread each)" : "read through Netty" + netty));
+            String how = nativeUdp ? "read natively (recvmmsg, a reader thread each)"
+                    : "netty".equalsIgnoreCase(System.getProperty("lookout.udp")) ? "read through Netty (-Dlookout.udp=netty)"
+                    : udpThreads > 1 || anyWildcard(addresses)
+                    ? "read through Netty (native reads unavailable: " + Transport.nativeDatagramsUnavailable() + ")"
+                    : "read through Netty (one socket: read on the engine loop, which answers cache hits without a hop;"
+                    + " native reads from udp_threads 2)";
+            LOG.log(Level.INFO, "resolver UDP on " + bound + ": " + udpThreads + " socket(s) per address, " + how);
             if (!nativeUdp && anyWildcard(addresses)) {
                 String warn = "resolver listens on a wildcard address through Netty: answers leave from the address the kernel"
                         + " routes by, which on a host with several addresses may not be the one a client asked (and the client"
