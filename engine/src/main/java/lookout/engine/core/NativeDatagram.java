@@ -477,13 +477,11 @@ public final class NativeDatagram implements AutoCloseable {
         /** Bytes of {@link #outData} the queued answers take: they lie one after the other. */
         private int outUsed;
         private final int slot;
-        private int received;
         private int queued;
         /** Senders seen lately, by the first 8 bytes of their {@code sockaddr_in} (IPv4 sockets only). */
         private final long[] senderKeys = new long[64];
         private final InetSocketAddress[] senders = new InetSocketAddress[64];
-        /** Datagrams the kernel cut to fit ({@code MSG_TRUNC}), datagrams it would not send. */
-        private long truncated;
+        /** Answers the kernel would not send (or that could not be queued). */
         private long sendErrors;
 
         /**
@@ -536,7 +534,6 @@ public final class NativeDatagram implements AutoCloseable {
          * socket is shut down; -1 on an error (interrupted calls are retried here).
          */
         public int receive() {
-            received = 0;
             for (int i = 0; i < BATCH; i++) {
                 long m = (long) i * MMSGHDR;
                 MemoryAccess.setLongAtOffset(in, m, namesBase + (long) i * NAME);
@@ -554,8 +551,7 @@ public final class NativeDatagram implements AutoCloseable {
                     return -1;
                 }
                 if (n >= 0) {
-                    received = shut ? 0 : n;
-                    return received;
+                    return shut ? 0 : n;
                 }
                 if (errno() != EINTR) {
                     return -1;
@@ -765,16 +761,6 @@ public final class NativeDatagram implements AutoCloseable {
             }
             queued = 0;
             outUsed = 0;
-        }
-
-        /** Datagrams that arrived cut to the slot size, ever. */
-        public long truncatedCount() {
-            return truncated;
-        }
-
-        /** Counts one cut datagram (the reader decides what to do with it). */
-        public void countTruncated() {
-            truncated++;
         }
 
         /** Answers the kernel would not send, ever. */
