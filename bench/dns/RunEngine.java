@@ -4,6 +4,7 @@ import lookout.engine.api.Engine;
 import lookout.engine.api.EngineOptions;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigResult;
+import lookout.engine.boot.Engines;
 
 /**
  * Benchmark launcher: runs the engine on a configuration file with a real clock until killed,
@@ -17,7 +18,7 @@ public class RunEngine {
             r.problems().forEach(System.err::println);
             System.exit(1);
         }
-        Engine engine = Engine.create(EngineOptions.defaults());
+        Engine engine = Engines.create(EngineOptions.defaults());
         engine.start(r.config());
         System.out.println("lookout: resolver up");
         CountDownLatch done = new CountDownLatch(1);

@@ -1,7 +1,9 @@
 /**
  * The Lookout engine: a DNS forwarding resolver, gdnsd-style weighted pools with health monitors,
- * and EPICS PVAccess name resolution, behind one {@link lookout.engine.api.Engine} facade.
- * No JavaFX here: the console and the headless launcher both sit on top of this module.
+ * and EPICS PVAccess name resolution, behind one {@link lookout.engine.api.Engine} facade made by
+ * the composition root {@link lookout.engine.boot.Engines}. No JavaFX here: the console and the
+ * headless launcher both sit on top of this module. {@code lookout.engine.testing} holds the
+ * virtual clock that tests of the engine and of its users drive.
  */
 module lookout.engine {
     requires io.netty.common;
@@ -18,6 +20,8 @@ module lookout.engine {
     requires static jdk.incubator.foreign;
 
     exports lookout.engine.api;
+    exports lookout.engine.boot;
+    exports lookout.engine.testing;
     exports lookout.engine.config;
     exports lookout.engine.config.vscf;
 }

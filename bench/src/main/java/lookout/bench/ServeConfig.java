@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineOptions;
+import lookout.engine.boot.Engines;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigProblem;
 import lookout.engine.config.ConfigResult;
@@ -30,7 +31,11 @@ public final class ServeConfig {
             }
             System.exit(1);
         }
-        Engine engine = Engine.create(EngineOptions.defaults());
+        // the scripts choose the launcher's I/O options with -Dlookout.udp / -Dlookout.transport
+        EngineOptions options = EngineOptions.defaults()
+                .withUdpReads(EngineOptions.UdpReads.parse(System.getProperty("lookout.udp", "auto")))
+                .withTransport(EngineOptions.TransportChoice.parse(System.getProperty("lookout.transport", "auto")));
+        Engine engine = Engines.create(options);
         engine.start(r.config());
         CountDownLatch done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -10,6 +10,7 @@ import javafx.application.Application;
 import javafx.stage.Stage;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineOptions;
+import lookout.engine.boot.Engines;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigProblem;
 import lookout.engine.config.ConfigResult;
@@ -25,12 +26,14 @@ import lookout.engine.config.ConfigResult;
 public final class LookoutApp extends Application {
 
     private static volatile Path configPath;
+    private static volatile EngineOptions options = EngineOptions.defaults();
 
     private Engine engine;
     private ConsoleWindow window;
 
-    public static void launchConsole(Path config) {
+    public static void launchConsole(Path config, EngineOptions engineOptions) {
         configPath = config;
+        options = engineOptions;
         Application.launch(LookoutApp.class);
     }
 
@@ -42,7 +45,7 @@ public final class LookoutApp extends Application {
         ConfigResult initial = load(loader, path, name);
         String text = initial.ok() ? initial.config().source().text() : readQuietly(path);
 
-        engine = Engine.create(EngineOptions.defaults());
+        engine = Engines.create(options);
         window = new ConsoleWindow(engine, loader);
         reportFirstFrame(window);
         window.open(initial, name, text);

@@ -8,6 +8,7 @@ import lookout.console.cli.Invocation;
 import lookout.console.cli.OneLineLogging;
 import lookout.console.cli.UsageException;
 import lookout.console.cli.Version;
+import lookout.engine.api.EngineOptions;
 
 /**
  * The {@code lookout} launcher (SPEC §Layout and delivery): no argument opens the console on the
@@ -63,6 +64,6 @@ public final class Main {
         // The same one-line log format as headless, on standard error: standard output carries
         // the "first frame" line that startup benchmarks read.
         OneLineLogging.install(System.err, inv.logLevel());
-        LookoutApp.launchConsole(inv.config());
+        LookoutApp.launchConsole(inv.config(), inv.engineOptions(EngineOptions.defaults()));
     }
 }

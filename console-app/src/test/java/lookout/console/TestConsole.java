@@ -6,11 +6,12 @@ import java.util.Map;
 import java.util.Random;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineOptions;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigResult;
 import lookout.engine.config.ConfigSource;
+import lookout.engine.boot.Engines;
 
 /**
  * An engine for FX tests: virtual time, seeded randomness, state in a temp folder, and a
@@ -71,7 +72,7 @@ final class TestConsole {
     final ConfigLoader loader = new ConfigLoader(Map.of());
 
     TestConsole(Path stateDir) {
-        engine = Engine.create(EngineOptions.forTest(scheduler, new Random(1), stateDir));
+        engine = Engines.create(EngineOptions.forTest(scheduler, new Random(1), stateDir));
     }
 
     /** True once the engine's configuration parser exists (it is written by another work item). */

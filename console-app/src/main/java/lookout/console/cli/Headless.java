@@ -10,6 +10,7 @@ import java.util.logging.Logger;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineOptions;
+import lookout.engine.boot.Engines;
 import lookout.engine.api.ReloadResult;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigLoader;
@@ -69,7 +70,7 @@ public final class Headless {
             return null;
         }
         Config c = r.config();
-        Engine engine = Engine.create(options);
+        Engine engine = Engines.create(options);
         engine.subscribe(Headless::logEvent);
         try {
             engine.start(c);
@@ -137,7 +138,7 @@ public final class Headless {
         LOG.info(Version.line(anchor) + ", headless, pid " + ProcessHandle.current().pid());
         Headless h;
         try {
-            h = start(inv.config(), EngineOptions.defaults(), System.err);
+            h = start(inv.config(), inv.engineOptions(EngineOptions.defaults()), System.err);
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "engine failed to start: " + e.getMessage(), e);
             return 1;

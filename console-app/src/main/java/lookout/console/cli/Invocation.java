@@ -3,6 +3,9 @@ package lookout.console.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import lookout.engine.api.EngineOptions;
+import lookout.engine.api.EngineOptions.TransportChoice;
+import lookout.engine.api.EngineOptions.UdpReads;
 
 /**
  * What the {@code lookout} command line asks for, parsed and checked: which mode, which
@@ -10,9 +13,19 @@ import java.util.Locale;
  *
  * <p>Grammar: {@code lookout [--config FILE]} | {@code lookout --headless [--config FILE]
  * [--log-level LEVEL]} | {@code lookout --check-config FILE} | {@code --help} | {@code --version}.
- * Options also take the {@code --option=value} form.
+ * The console and headless modes also take {@code --transport} and {@code --udp-reads}, the I/O
+ * choices of {@link EngineOptions}. Options also take the {@code --option=value} form.
  */
-public record Invocation(Mode mode, Path config, LogLevel logLevel) {
+public record Invocation(Mode mode, Path config, LogLevel logLevel, TransportChoice transport, UdpReads udpReads) {
+
+    public Invocation(Mode mode, Path config, LogLevel logLevel) {
+        this(mode, config, logLevel, TransportChoice.AUTO, UdpReads.AUTO);
+    }
+
+    /** The engine options this command line asks for, on top of {@code base}. */
+    public EngineOptions engineOptions(EngineOptions base) {
+        return base.withTransport(transport).withUdpReads(udpReads);
+    }
 
     /** The five things the launcher can do. */
     public enum Mode {
@@ -54,6 +67,12 @@ public record Invocation(Mode mode, Path config, LogLevel logLevel) {
               lookout --help                   this text
               lookout --version                the version
 
+            The console and --headless also take:
+              --transport auto|epoll|nio       the engine's sockets: epoll where it loads (auto, the default),
+                                               or insist on one
+              --udp-reads auto|netty|native    how the resolver reads UDP: natively from udp_threads 2 up or
+                                               on a wildcard address (auto, the default), or insist on one
+
             LEVEL is one of error, warning, info (default), debug, trace.
             Exit status: 0 success, 1 invalid configuration or engine failure, 2 bad command line.
             """;
@@ -64,6 +83,8 @@ public record Invocation(Mode mode, Path config, LogLevel logLevel) {
         Path config = null;
         boolean configSeen = false;
         LogLevel level = null;
+        TransportChoice transport = null;
+        UdpReads udpReads = null;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg;
@@ -96,6 +117,28 @@ public record Invocation(Mode mode, Path config, LogLevel logLevel) {
                     }
                     level = LogLevel.parse(inline != null ? inline : value(args, ++i, name));
                 }
+                case "--transport" -> {
+                    if (transport != null) {
+                        throw new UsageException("--transport given twice");
+                    }
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    try {
+                        transport = TransportChoice.parse(v);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("unknown transport '" + v + "' (auto, epoll, nio)");
+                    }
+                }
+                case "--udp-reads" -> {
+                    if (udpReads != null) {
+                        throw new UsageException("--udp-reads given twice");
+                    }
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    try {
+                        udpReads = UdpReads.parse(v);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("unknown UDP read mode '" + v + "' (auto, netty, native)");
+                    }
+                }
                 default -> throw new UsageException(arg.startsWith("-") ? "unknown option '" + arg + "'"
                         : "unexpected argument '" + arg + "' (a configuration file goes after --config)");
             }
@@ -106,13 +149,19 @@ public record Invocation(Mode mode, Path config, LogLevel logLevel) {
         if (mode == Mode.CHECK_CONFIG && configSeen) {
             throw new UsageException("--check-config takes its file itself; drop --config");
         }
-        if ((mode == Mode.HELP || mode == Mode.VERSION) && (configSeen || level != null)) {
+        if ((mode == Mode.HELP || mode == Mode.VERSION) && (configSeen || level != null || transport != null
+                || udpReads != null)) {
             throw new UsageException("--" + mode.name().toLowerCase(Locale.ROOT) + " takes no other option");
         }
         if (level != null && mode != Mode.HEADLESS) {
             throw new UsageException("--log-level applies to --headless only");
         }
-        return new Invocation(mode, config, level == null ? LogLevel.INFO : level);
+        if ((transport != null || udpReads != null) && mode == Mode.CHECK_CONFIG) {
+            throw new UsageException((transport != null ? "--transport" : "--udp-reads")
+                    + " applies to the console and --headless only");
+        }
+        return new Invocation(mode, config, level == null ? LogLevel.INFO : level,
+                transport == null ? TransportChoice.AUTO : transport, udpReads == null ? UdpReads.AUTO : udpReads);
     }
 
     private static Mode only(Mode current, Mode next, String arg, String inline) throws UsageException {

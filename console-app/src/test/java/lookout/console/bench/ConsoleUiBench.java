@@ -29,7 +29,7 @@ import lookout.engine.api.PvaTickSnapshot;
 import lookout.engine.api.ReloadResult;
 import lookout.engine.api.ResolveTrace;
 import lookout.engine.api.Scheduler;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigResult;

@@ -31,7 +31,7 @@ class HeadlessTest {
     }
 
     private static EngineOptions options() {
-        return new EngineOptions(null, null, Map.of(), null);
+        return EngineOptions.defaults().withEnvironment(Map.of());
     }
 
     @Test

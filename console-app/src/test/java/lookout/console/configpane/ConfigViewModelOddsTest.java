@@ -16,11 +16,12 @@ import lookout.engine.api.Engine;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.EngineState;
 import lookout.engine.api.EngineOptions;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lookout.engine.boot.Engines;
 
 /**
  * The plain-words diff says the odds before → after, computed by a real engine (virtual time)
@@ -59,7 +60,7 @@ class ConfigViewModelOddsTest {
         ConfigResult r = loader.parse(running, tmp.resolve("t.conf").toString(), tmp);
         assertThat(r.problems()).isEmpty();
         try (VirtualScheduler clock = new VirtualScheduler()) {
-            Engine engine = Engine.create(EngineOptions.forTest(clock, new Random(1), tmp.resolve("state")));
+            Engine engine = Engines.create(EngineOptions.forTest(clock, new Random(1), tmp.resolve("state")));
             engine.start(r.config());
             try {
                 engine.force("192.0.2.1/*", "DOWN", null).get(10, TimeUnit.SECONDS);

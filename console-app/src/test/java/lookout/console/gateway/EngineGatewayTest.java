@@ -23,7 +23,7 @@ import lookout.engine.api.ResolveTrace;
 import lookout.engine.api.Scheduler;
 import lookout.engine.api.Severity;
 import lookout.engine.api.Subsystem;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigResult;
 import org.junit.jupiter.api.AfterEach;

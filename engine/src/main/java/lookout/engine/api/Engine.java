@@ -12,23 +12,23 @@ import lookout.engine.config.ConfigResult;
  * protocol state lives on the engine's loop ({@link Scheduler}); callers on other threads see it
  * only through {@link #snapshot()} values and events, and change it only through these methods.
  *
+ * <p>Engines are made by the composition root, {@code lookout.engine.boot.Engines#create}.
+ *
  * <p>Concurrency: every method is safe from any thread except the engine loop itself, where the
  * blocking ones ({@link #start}, {@link #apply}, {@link #stop}, {@link #snapshot}) must not be
  * called.
  */
 public interface Engine extends AutoCloseable {
 
-    /** A new engine, not yet started. */
-    static Engine create(EngineOptions options) {
-        return new lookout.engine.core.DefaultEngine(options);
-    }
-
     /** Starts every service on {@code config} (version 1). Throws if a listener cannot bind. */
     void start(Config config);
 
     /**
      * Live reload with an already validated configuration: diffed against the running one and
-     * applied atomically on the engine loop; in-flight work finishes on what it started with.
+     * applied atomically on the engine loop; in-flight work finishes on what it started with. All or
+     * nothing: when a service cannot take the candidate (a port it must bind is taken, say), every
+     * service goes back to the running configuration, the version stays, and the result says why
+     * ({@link ReloadResult#failure()}).
      */
     ReloadResult apply(Config candidate);
 

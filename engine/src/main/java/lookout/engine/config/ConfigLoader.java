@@ -41,10 +41,17 @@ public final class ConfigLoader {
     static final List<String> ZONE_KEYS = List.of("file", "text");
 
     private final Map<String, String> environment;
+    /** The user's home: {@code ~} in paths, and {@code ~/.lookout} for the embedded default's state. */
+    private final Path home;
 
-    /** @param environment where {@code EPICS_PVA_*} variables are read when a key is absent */
+    /**
+     * @param environment where {@code EPICS_PVA_*} variables are read when a key is absent, and
+     *                    {@code HOME} (the user's home; the working directory without one)
+     */
     public ConfigLoader(Map<String, String> environment) {
         this.environment = Map.copyOf(environment);
+        String h = this.environment.get("HOME");
+        this.home = (h == null || h.isBlank() ? Path.of("") : Path.of(h)).toAbsolutePath().normalize();
     }
 
     public Map<String, String> environment() {
@@ -109,8 +116,8 @@ public final class ConfigLoader {
     }
 
     /** {@code ~/.lookout}: where the embedded default keeps its state. */
-    static Path lookoutHome() {
-        return Path.of(System.getProperty("user.home", "."), ".lookout").toAbsolutePath().normalize();
+    Path lookoutHome() {
+        return home.resolve(".lookout");
     }
 
     /** Added, removed and changed keys, per section. */
@@ -205,7 +212,7 @@ public final class ConfigLoader {
      * {@code name => { text => "...zone file text..." }} (inline, the zone's lines in a quoted
      * string).
      */
-    private static Map<String, ZoneConfig> zones(VNode node, String name, Path base, ConfigProblems p) {
+    private Map<String, ZoneConfig> zones(VNode node, String name, Path base, ConfigProblems p) {
         Map<String, ZoneConfig> out = new LinkedHashMap<>();
         if (node == null) {
             return out;
@@ -309,7 +316,7 @@ public final class ConfigLoader {
     }
 
     /** {@code state_dir}: relative to the file's directory; absent: {@code state} beside the file. */
-    private static Path stateDir(VNode node, String name, Path base, ConfigProblems p) {
+    private Path stateDir(VNode node, String name, Path base, ConfigProblems p) {
         if (node == null) {
             return base.resolve("state");
         }
@@ -332,12 +339,12 @@ public final class ConfigLoader {
 
     // ------------------------------------------------------------------ files
 
-    private static Path resolve(String path, Path dir) {
+    private Path resolve(String path, Path dir) {
         if (path.equals("~")) {
-            return Path.of(System.getProperty("user.home", "."));
+            return home;
         }
         if (path.startsWith("~/")) {
-            return Path.of(System.getProperty("user.home", "."), path.substring(2)).normalize();
+            return home.resolve(path.substring(2)).normalize();
         }
         return dir.resolve(path).toAbsolutePath().normalize();
     }
@@ -347,7 +354,7 @@ public final class ConfigLoader {
         return parent == null ? fallback : parent;
     }
 
-    private static IncludeResolver includes(String topName, Path base) {
+    private IncludeResolver includes(String topName, Path base) {
         return (path, includingFile, at) -> {
             Path f;
             try {

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import lookout.engine.api.ConfigStatus;
 import lookout.engine.api.Engine;
@@ -40,9 +41,17 @@ import lookout.engine.config.Config;
 import lookout.engine.config.ConfigDiff;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigResult;
+import lookout.engine.net.Transport;
 
 /**
- * The engine facade.
+ * The engine facade: the engine loop, the services' lifecycle, live reload and the snapshot. Which
+ * services run is the composition root's choice ({@code lookout.engine.boot.Engines}); this class
+ * names none of them.
+ *
+ * <p>Reload is all or nothing ({@link Engine#apply}): every service applies the candidate in start
+ * order; when one throws, it and every service already applied are given the running
+ * configuration back (newest first), the version stays, and the result says which service failed
+ * and why.
  *
  * <p>Concurrency: {@code services}, {@code running}, {@code version}, {@code lastReload} and
  * {@code appliedAt} are confined to the engine loop; {@code state} is volatile for any reader;
@@ -55,6 +64,7 @@ public final class DefaultEngine implements Engine, ServiceContext {
     private static final long CALL_TIMEOUT_SECONDS = 30;
 
     private final EngineOptions options;
+    private final Supplier<List<Service>> serviceFactory;
     private final RandomGenerator random;
     private final List<Consumer<EngineEvent>> listeners = new CopyOnWriteArrayList<>();
     private final ArrayDeque<EngineEvent> recent = new ArrayDeque<>();
@@ -71,8 +81,13 @@ public final class DefaultEngine implements Engine, ServiceContext {
     private Instant startedAt;
     private ReloadResult lastReload;
 
-    public DefaultEngine(EngineOptions options) {
+    /**
+     * @param options  how the engine is built
+     * @param services a fresh list of the engine's services, in start order, for each start
+     */
+    public DefaultEngine(EngineOptions options, Supplier<List<Service>> services) {
         this.options = options;
+        this.serviceFactory = services;
         this.random = options.random() != null ? options.random() : new SecureRandom();
         if (options.scheduler() != null) {
             this.scheduler = options.scheduler();
@@ -87,21 +102,28 @@ public final class DefaultEngine implements Engine, ServiceContext {
             throw new IllegalStateException("engine is " + state);
         }
         state = EngineState.STARTING;
-        Transport.leakDetectionOffUnlessAsked();
+        Transport.leakDetection(options.leakDetection());
+        Transport transport;
+        try {
+            transport = Transport.choose(options.transport());
+        } catch (RuntimeException | Error e) {
+            state = EngineState.FAILED;
+            throw new IllegalStateException("the epoll transport was asked for and is unavailable: " + e, e);
+        }
         group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("lookout-engine", true),
-                Transport.preferred().ioHandlerFactory());
-        String noEpoll = Transport.epollUnavailableReason();
-        LOG.log(Level.INFO, "engine loop on the " + Transport.preferred().name().toLowerCase(java.util.Locale.ROOT)
+                transport.ioHandlerFactory());
+        String noEpoll = Transport.epollUnavailableReason(transport);
+        LOG.log(Level.INFO, "engine loop on the " + transport.name().toLowerCase(java.util.Locale.ROOT)
                 + " transport" + (noEpoll == null ? "" : " (epoll unavailable: " + noEpoll + ")"));
         if (options.scheduler() == null) {
             scheduler = new NettyScheduler(group.next());
         }
         try {
             onLoop(() -> {
-                List<Service> created = Services.create();
+                List<Service> created = List.copyOf(serviceFactory.get());
                 List<Service> started = new ArrayList<>();
-                // Siblings are reachable (service(Class)) while they start: a later service may
-                // look up an earlier one in its start(), e.g. the PVA server finds the client.
+                // Seams are reachable (seam(Class)) while the services start: a later service may
+                // look up an earlier one's in its start(), e.g. the PVA server finds resolved names.
                 services = List.copyOf(created);
                 running = config;
                 try {
@@ -137,13 +159,14 @@ public final class DefaultEngine implements Engine, ServiceContext {
         return onLoop(() -> {
             Config before = running;
             ConfigDiff diff = ConfigLoader.diff(before, candidate);
+            List<Service> applied = new ArrayList<>(services.size());
             for (Service s : services) {
                 try {
                     s.apply(before, candidate);
-                } catch (Exception e) {
-                    LOG.log(Level.ERROR, "service " + s.name() + " failed to apply the new configuration", e);
-                    publish(new EngineEvent.Notice(scheduler.now(), Subsystem.ENGINE, Severity.ERROR,
-                            s.name() + " failed to apply the new configuration: " + e.getMessage()));
+                    applied.add(s);
+                } catch (Exception | LinkageError e) {
+                    applied.add(s); // it may have taken part of the candidate: it is given the running one back too
+                    return rollBack(before, candidate, diff, applied, s, e);
                 }
             }
             running = candidate;
@@ -154,6 +177,35 @@ public final class DefaultEngine implements Engine, ServiceContext {
                     diff.changes().stream().map(Object::toString).toList()));
             return lastReload;
         });
+    }
+
+    /**
+     * A service failed to apply {@code candidate}: every service in {@code applied} (the failed one
+     * last) is given {@code before} back, newest first; the running configuration and version stay.
+     */
+    private ReloadResult rollBack(Config before, Config candidate, ConfigDiff diff, List<Service> applied,
+                                  Service failed, Throwable cause) {
+        String why = failed.name() + " could not apply the new configuration: " + describe(cause);
+        LOG.log(Level.ERROR, why + "; going back to version " + version, cause);
+        for (int i = applied.size() - 1; i >= 0; i--) {
+            Service s = applied.get(i);
+            try {
+                s.apply(candidate, before);
+            } catch (Exception | LinkageError e) {
+                String again = s.name() + " could not go back to version " + version + ": " + describe(e);
+                LOG.log(Level.ERROR, again, e);
+                publish(new EngineEvent.Notice(scheduler.now(), Subsystem.ENGINE, Severity.ERROR, again));
+            }
+        }
+        lastReload = ReloadResult.failed(version, scheduler.now(), diff, why);
+        publish(new EngineEvent.ConfigRejected(lastReload.at(), List.of(why)));
+        return lastReload;
+    }
+
+    /** A cause as an operator reads it: its message, or its kind when it has none. */
+    private static String describe(Throwable t) {
+        String m = t.getMessage();
+        return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
     }
 
     @Override
@@ -361,7 +413,7 @@ public final class DefaultEngine implements Engine, ServiceContext {
         }
         CompletableFuture<R> result = new CompletableFuture<>();
         scheduler.execute(() -> {
-            C target = service(type);
+            C target = implementer(type);
             if (target == null) {
                 result.completeExceptionally(new IllegalStateException("no running service accepts "
                         + type.getSimpleName() + " commands"));
@@ -417,7 +469,26 @@ public final class DefaultEngine implements Engine, ServiceContext {
     }
 
     @Override
-    public <T> T service(Class<T> type) {
+    public EngineOptions options() {
+        return options;
+    }
+
+    @Override
+    public <T> T seam(Class<T> type) {
+        ServiceContext.requireSeam(type);
+        return implementer(type);
+    }
+
+    /**
+     * The running service of class {@code type}, or null: for tests and diagnostics that look
+     * inside one service (bound ports). Engine loop only.
+     */
+    public <T> T runningService(Class<T> type) {
+        return implementer(type);
+    }
+
+    /** The running service implementing {@code type} (a seam, or a command interface), or null. */
+    private <T> T implementer(Class<T> type) {
         for (Service s : services) {
             if (type.isInstance(s)) {
                 return type.cast(s);

@@ -6,12 +6,15 @@ import java.util.Map;
 import java.util.random.RandomGenerator;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineEvent;
+import lookout.engine.api.EngineOptions;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.Scheduler;
+import lookout.engine.net.Transport;
 
 /**
  * What a service gets from the engine: the loop and clock, randomness, the event sink, the Netty
- * group its sockets register on, the state directory and its sibling services.
+ * group its sockets register on, the state directory, the engine's options and the seams other
+ * services offer.
  *
  * <p>With a real clock, {@link #io()} is the engine loop itself, so socket handlers are already on
  * the loop; with a virtual clock it is a separate group and handlers hop in with
@@ -19,11 +22,17 @@ import lookout.engine.api.Scheduler;
  */
 public interface ServiceContext {
 
+    /** The package every seam type lives in: services meet only through interfaces declared there. */
+    String SEAMS_PACKAGE = "lookout.engine.seams";
+
     Scheduler scheduler();
 
     RandomGenerator random();
 
     EventLoopGroup io();
+
+    /** How the engine was built: the I/O choices a launcher made (transport, UDP reads, forwarding). */
+    EngineOptions options();
 
     /** The transport of {@link #io()}: every socket a service opens comes from it. */
     default Transport transport() {
@@ -37,8 +46,21 @@ public interface ServiceContext {
 
     Map<String, String> environment();
 
-    /** A sibling service implementing {@code type}, or null. */
-    <T> T service(Class<T> type);
+    /**
+     * The running service that offers seam {@code type} (an interface of {@link #SEAMS_PACKAGE}),
+     * or null when none does. Services never name each other's classes: this is how they meet.
+     *
+     * @throws IllegalArgumentException when {@code type} is not a declared seam
+     */
+    <T> T seam(Class<T> type);
+
+    /** Throws unless {@code type} is a declared seam; implementations call it first. */
+    static void requireSeam(Class<?> type) {
+        if (!type.isInterface() || !SEAMS_PACKAGE.equals(type.getPackageName())) {
+            throw new IllegalArgumentException(type.getName() + " is not a seam between services (an interface of "
+                    + SEAMS_PACKAGE + ")");
+        }
+    }
 
     /**
      * The whole engine snapshot, built on the engine loop and waited for: call it only from a

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import lookout.engine.config.ZoneConfig;
-import lookout.engine.core.DynamicRecords;
+import lookout.engine.seams.DynamicRecords;
 import lookout.engine.dns.wire.Message;
 import lookout.engine.dns.wire.Names;
 import lookout.engine.dns.wire.Rr;

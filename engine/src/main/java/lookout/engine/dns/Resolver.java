@@ -19,7 +19,7 @@ import lookout.engine.api.ResolveTrace;
 import lookout.engine.api.Scheduler;
 import lookout.engine.config.ResolverConfig;
 import lookout.engine.config.ZoneConfig;
-import lookout.engine.core.DynamicRecords;
+import lookout.engine.seams.DynamicRecords;
 import lookout.engine.dns.cache.DnsCache;
 import lookout.engine.dns.upstream.DemotionMarks;
 import lookout.engine.dns.upstream.FailureKind;

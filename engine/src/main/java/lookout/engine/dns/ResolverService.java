@@ -33,12 +33,12 @@ import lookout.engine.config.Cidr;
 import lookout.engine.config.Config;
 import lookout.engine.config.ResolverConfig;
 import lookout.engine.core.Commands;
-import lookout.engine.core.DynamicRecords;
-import lookout.engine.core.NativeDatagram;
+import lookout.engine.seams.DynamicRecords;
+import lookout.engine.net.NativeDatagram;
 import lookout.engine.core.Service;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;
-import lookout.engine.core.Transport;
+import lookout.engine.net.Transport;
 import lookout.engine.dns.upstream.NettyUpstreamSockets;
 import lookout.engine.dns.upstream.UpstreamSockets;
 import lookout.engine.dns.wire.ClientQuery;
@@ -134,10 +134,10 @@ public final class ResolverService implements Service, Commands.Resolver {
         this.scheduler = context.scheduler();
         ResolverConfig rc = config.resolver();
         resolver = new Resolver(scheduler, context.random(), context::publish, socketFactory.apply(context.io()),
-                () -> ctx.service(DynamicRecords.class), rc, config.zones());
+                () -> ctx.seam(DynamicRecords.class), rc, config.zones());
         allow = rc.allow();
         publishLoopView(rc);
-        nativeUdp = Transport.nativeDatagrams(rc.udpThreads(), anyWildcard(rc.listen()));
+        nativeUdp = Transport.nativeDatagrams(ctx.options().udpReads(), rc.udpThreads(), anyWildcard(rc.listen()));
         answerLoops(rc.udpThreads());
         bind(rc.listen());
         rateTimer = scheduler.scheduleAtFixedRate(() -> {
@@ -212,7 +212,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         publishLoopView(rc);
         if (!before.resolver().listen().equals(rc.listen()) || before.resolver().udpThreads() != rc.udpThreads()) {
             closeListeners();
-            nativeUdp = Transport.nativeDatagrams(rc.udpThreads(), anyWildcard(rc.listen()));
+            nativeUdp = Transport.nativeDatagrams(ctx.options().udpReads(), rc.udpThreads(), anyWildcard(rc.listen()));
             answerLoops(rc.udpThreads());
             bind(rc.listen());
         }
@@ -286,7 +286,7 @@ public final class ResolverService implements Service, Commands.Resolver {
 
     private void bind(List<InetSocketAddress> addresses) throws IOException {
         Transport transport = ctx.transport();
-        DynamicRecords pools = ctx.service(DynamicRecords.class);
+        DynamicRecords pools = ctx.seam(DynamicRecords.class);
         try {
             for (InetSocketAddress a : addresses) {
                 Channel udp = null;
@@ -381,7 +381,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         }
         if (!addresses.isEmpty()) {
             String how = nativeUdp ? "read natively (recvmmsg, a reader thread each)"
-                    : "netty".equalsIgnoreCase(System.getProperty("lookout.udp")) ? "read through Netty (-Dlookout.udp=netty)"
+                    : ctx.options().udpReads() == lookout.engine.api.EngineOptions.UdpReads.NETTY ? "read through Netty (--udp-reads=netty)"
                     : udpThreads > 1 || anyWildcard(addresses)
                     ? "read through Netty (native reads unavailable: " + Transport.nativeDatagramsUnavailable() + ")"
                     : "read through Netty (one socket: read on the engine loop, which answers cache hits without a hop;"

@@ -17,7 +17,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.function.Consumer;
-import lookout.engine.core.Transport;
+import lookout.engine.net.Transport;
 
 /**
  * The network probes of {@code tcp_connect} and {@code http_status}, on the engine's Netty group.

@@ -20,7 +20,7 @@ import lookout.engine.config.WeightedConfig;
 import lookout.engine.config.WeightedFamily;
 import lookout.engine.config.WeightedResource;
 import lookout.engine.core.Commands;
-import lookout.engine.core.DynamicRecords;
+import lookout.engine.seams.DynamicRecords;
 import lookout.engine.core.Service;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;

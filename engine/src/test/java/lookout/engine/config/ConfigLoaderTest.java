@@ -157,8 +157,10 @@ class ConfigLoaderTest {
 
     @Test
     void stateDirExpandsHome() {
-        ConfigResult r = loader.parse("state_dir => ~/lookout-state\n", "s.conf", Path.of("/etc/lookout"));
-        assertThat(r.config().stateDir()).isEqualTo(Path.of(System.getProperty("user.home"), "lookout-state"));
+        // ~ is the HOME of the environment the loader was given, whatever this JVM's user.home says
+        ConfigLoader withHome = new ConfigLoader(Map.of("HOME", "/home/operator"));
+        ConfigResult r = withHome.parse("state_dir => ~/lookout-state\n", "s.conf", Path.of("/etc/lookout"));
+        assertThat(r.config().stateDir()).isEqualTo(Path.of("/home/operator/lookout-state"));
         ConfigResult abs = loader.parse("state_dir => /var/lib/lookout\n", "s.conf", Path.of("/etc/lookout"));
         assertThat(abs.config().stateDir()).isEqualTo(Path.of("/var/lib/lookout"));
     }

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /** The embedded default parses cleanly and is loopback only (SPEC "The embedded default"). */
 class EmbeddedDefaultTest {
 
-    private final ConfigResult result = new ConfigLoader(Map.of()).embeddedDefault();
+    private final ConfigResult result = new ConfigLoader(Map.of("HOME", "/home/operator")).embeddedDefault();
 
     @Test
     void parsesWithoutProblems() {
@@ -55,7 +55,7 @@ class EmbeddedDefaultTest {
                 .contains("TXT   \"Lookout demo zone: loopback only\"");
         assertThat(z.sourceName()).isEqualTo(ConfigLoader.EMBEDDED_NAME);
         assertThat(c.status().listen()).isEqualTo(new InetSocketAddress("127.0.0.1", 9153));
-        assertThat(c.stateDir()).isEqualTo(ConfigLoader.lookoutHome().resolve("state"));
+        assertThat(c.stateDir()).isEqualTo(java.nio.file.Path.of("/home/operator/.lookout/state"));
         assertThat(c.serviceTypes()).containsKey("up");
     }
 }

@@ -9,11 +9,12 @@ import lookout.engine.api.ConfigStatus;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineOptions;
 import lookout.engine.api.ReloadResult;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lookout.engine.boot.Engines;
 
 /**
  * Live reload through the Engine facade in virtual time (issue 2, "Live reload"): an invalid
@@ -45,7 +46,7 @@ class ReloadTest {
     @BeforeEach
     void start() {
         clock = new VirtualScheduler();
-        engine = Engine.create(EngineOptions.forTest(clock, new Random(1), dir));
+        engine = Engines.create(EngineOptions.forTest(clock, new Random(1), dir));
         ConfigResult initial = new ConfigLoader(Map.of()).parse(RUNNING, "lookout.conf", dir);
         assertThat(initial.problems()).isEmpty();
         engine.start(initial.config());

@@ -10,8 +10,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 import lookout.engine.api.EngineEvent;
+import lookout.engine.api.EngineOptions;
 import lookout.engine.api.Scheduler;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
+import lookout.engine.net.Transport;
 
 /**
  * The service context that tests of one service use instead of a whole engine: a given clock (or,
@@ -20,13 +22,15 @@ import lookout.engine.api.VirtualScheduler;
  */
 public class TestServiceContext implements ServiceContext, AutoCloseable {
 
-    public final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, Transport.preferred().ioHandlerFactory());
+    public final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1,
+            Transport.choose(EngineOptions.TransportChoice.AUTO).ioHandlerFactory());
     public final Scheduler scheduler;
     public final List<EngineEvent> events = new CopyOnWriteArrayList<>();
     private final RandomGenerator random;
     private final Path stateDir;
     private final Map<String, String> environment;
     private final Map<Class<?>, Object> services = new ConcurrentHashMap<>();
+    private volatile EngineOptions options;
 
     /** @param scheduler the clock, or null for a real clock on {@link #io}'s loop */
     public TestServiceContext(Scheduler scheduler, RandomGenerator random, Path stateDir,
@@ -35,11 +39,19 @@ public class TestServiceContext implements ServiceContext, AutoCloseable {
         this.random = random;
         this.stateDir = stateDir;
         this.environment = Map.copyOf(environment);
+        this.options = EngineOptions.forTest(this.scheduler, random, stateDir).withEnvironment(environment);
     }
 
-    /** Makes {@code service} what {@link #service(Class)} returns for {@code type}. */
+    /** Makes {@code service} what {@link #seam(Class)} returns for {@code type} (a seam interface). */
     public <T> void register(Class<T> type, T service) {
+        ServiceContext.requireSeam(type);
         services.put(type, service);
+    }
+
+    /** Replaces the engine options the services see (UDP reads, forwarding, ...). */
+    public TestServiceContext options(EngineOptions o) {
+        this.options = o;
+        return this;
     }
 
     /** The events of one type published so far. */
@@ -78,7 +90,13 @@ public class TestServiceContext implements ServiceContext, AutoCloseable {
     }
 
     @Override
-    public <T> T service(Class<T> type) {
+    public EngineOptions options() {
+        return options;
+    }
+
+    @Override
+    public <T> T seam(Class<T> type) {
+        ServiceContext.requireSeam(type);
         return type.cast(services.get(type));
     }
 

@@ -1,10 +1,12 @@
 package lookout.engine.dns;
 
-/** {@link AnswerLoopsTest}'s tests with the listeners read through Netty ({@code -Dlookout.udp=netty}). */
+import lookout.engine.api.EngineOptions;
+
+/** {@link AnswerLoopsTest}'s tests with the listeners read through Netty ({@link EngineOptions.UdpReads#NETTY}). */
 class AnswerLoopsNettyTest extends AnswerLoopsTest {
 
     @Override
-    String udpIo() {
-        return "netty";
+    EngineOptions.UdpReads udpIo() {
+        return EngineOptions.UdpReads.NETTY;
     }
 }

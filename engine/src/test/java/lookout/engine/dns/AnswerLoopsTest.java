@@ -16,7 +16,7 @@ import lookout.engine.api.EngineOptions;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.Metric;
 import lookout.engine.api.ReloadResult;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigResult;
 import lookout.engine.core.DefaultEngine;
@@ -26,6 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lookout.engine.boot.Engines;
 
 /**
  * {@code resolver.udp_threads}: several UDP sockets share the listen port (SO_REUSEPORT) and the
@@ -38,13 +39,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AnswerLoopsTest {
 
-    /** The listeners' I/O these tests run on ({@code lookout.udp}). */
-    String udpIo() {
-        return "native";
+    /** The listeners' I/O these tests run on. */
+    EngineOptions.UdpReads udpIo() {
+        return EngineOptions.UdpReads.NATIVE;
     }
 
     boolean nativeIo() {
-        return udpIo().equals("native");
+        return udpIo() == EngineOptions.UdpReads.NATIVE;
     }
 
     static final int CLIENTS = 48;
@@ -91,7 +92,6 @@ class AnswerLoopsTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        System.setProperty("lookout.udp", udpIo());
         clock = new VirtualScheduler();
         upstream = new FakeUpstream((q, t) -> FakeUpstream.a(q, 9));
     }
@@ -106,17 +106,16 @@ class AnswerLoopsTest {
         }
         upstream.close();
         clock.close();
-        System.clearProperty("lookout.udp");
     }
 
     private void start(String text) throws Exception {
-        start(text, EngineOptions.forTest(clock, new Random(3), tmp));
+        start(text, EngineOptions.forTest(clock, new Random(3), tmp).withUdpReads(udpIo()));
     }
 
     private void start(String text, EngineOptions options) throws Exception {
         ConfigResult r = new ConfigLoader(Map.of()).parse(text, "loops.conf", tmp);
         assertThat(r.problems()).isEmpty();
-        engine = Engine.create(options);
+        engine = Engines.create(options);
         engine.start(r.config());
         assertThat(metric(engine.snapshot(), "lookout_resolver_udp_native")).isEqualTo(nativeIo() ? 1 : 0);
     }
@@ -258,18 +257,17 @@ class AnswerLoopsTest {
     }
 
     /**
-     * The default ({@code -Dlookout.udp=auto}): one socket on a given address is read by the
+     * The default ({@link EngineOptions.UdpReads#AUTO}): one socket on a given address is read by the
      * engine loop through Netty, two or more natively; a reload that changes {@code udp_threads}
      * changes how the sockets are read, and they answer either way.
      */
     @Test
     void byDefaultOneSocketIsReadThroughNettyAndSeveralNatively() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(lookout.engine.core.Transport.nativeDatagramsUnavailable() == null,
+        org.junit.jupiter.api.Assumptions.assumeTrue(lookout.engine.net.Transport.nativeDatagramsUnavailable() == null,
                 "native datagrams unavailable here");
-        System.clearProperty("lookout.udp");
         ConfigResult c = new ConfigLoader(Map.of()).parse(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.1"),
                 "loops.conf", tmp);
-        engine = Engine.create(EngineOptions.forTest(clock, new Random(3), tmp));
+        engine = Engines.create(EngineOptions.forTest(clock, new Random(3), tmp));
         engine.start(c.config());
         for (int threads : new int[] {1, 2, 1}) {
             if (metric(engine.snapshot(), "lookout_resolver_udp_threads") != threads) {
@@ -295,7 +293,7 @@ class AnswerLoopsTest {
     @Test
     void onTheRealEngineLoopTheFirstSocketAnswersLocalQuestionsItself() throws Exception {
         start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"),
-                new EngineOptions(null, null, Map.of(), tmp));
+                EngineOptions.forTest(null, null, tmp).withUdpReads(udpIo()));
         DnsTestClient c = clients(listen()).get(0);
         int dynFirst = 0;
         for (int i = 0; i < 400; i++) {
@@ -339,7 +337,7 @@ class AnswerLoopsTest {
         for (int i = 0; i < 12; i++) {
             zone.append("big TXT \\\"").append(String.valueOf((char) ('a' + i)).repeat(60)).append("\\\"\n");
         }
-        start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), zone.toString()), new EngineOptions(null, null, Map.of(), tmp));
+        start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), zone.toString()), EngineOptions.forTest(null, null, tmp).withUdpReads(udpIo()));
         InetSocketAddress server = listen();
         DnsTestClient udp = clients(server).get(0);
         String[] names = {"pool.test.", "www.pool.test.", "WwW.PoOl.TeSt.", "alias.pool.test.", "txt.pool.test.",
@@ -409,7 +407,7 @@ class AnswerLoopsTest {
     @Test
     void aBurstOfQueriesIsAnsweredWhole() throws Exception {
         start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"),
-                new EngineOptions(null, null, Map.of(), tmp));
+                EngineOptions.forTest(null, null, tmp).withUdpReads(udpIo()));
         DnsTestClient c = clients(listen()).get(0);
         String[] names = {"www.pool.test.", "dyn.pool.test.", "nosuch.pool.test.", "WWW.pool.test."};
         int n = 200;
@@ -444,7 +442,7 @@ class AnswerLoopsTest {
     @Test
     void aBurstOfHandedQuestionsIsAnsweredWhole() throws Exception {
         start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"),
-                new EngineOptions(null, null, Map.of(), tmp));
+                EngineOptions.forTest(null, null, tmp).withUdpReads(udpIo()));
         DnsTestClient c = clients(listen()).get(0);
         int n = 150;
         for (int id = 0; id < n; id++) {
@@ -469,7 +467,7 @@ class AnswerLoopsTest {
     @Test
     void mutatedLocalQueriesAreAnsweredOrDroppedAndNeverBreakTheFastPath() throws Exception {
         start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"),
-                new EngineOptions(null, null, Map.of(), tmp));
+                EngineOptions.forTest(null, null, tmp).withUdpReads(udpIo()));
         DnsTestClient c = clients(listen()).get(0);
         // remembered by the first socket's fast path
         assertThat(c.ask("www.pool.test.", RrType.A).rcode()).isEqualTo(RrType.NOERROR);
@@ -511,7 +509,7 @@ class AnswerLoopsTest {
     @Test
     void datagramsOfOddSizesAreCountedAndDropped() throws Exception {
         start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"),
-                new EngineOptions(null, null, Map.of(), tmp));
+                EngineOptions.forTest(null, null, tmp).withUdpReads(udpIo()));
         InetSocketAddress server = listen();
         try (DatagramSocket raw = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
             for (int size : new int[] {0, 1, 11, 5_000, 60_000}) {

@@ -6,6 +6,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import lookout.engine.api.EngineOptions;
 import lookout.engine.config.Cidr;
 import lookout.engine.config.ResolverConfig;
 import lookout.engine.dns.wire.Message;
@@ -22,32 +24,23 @@ class DualStackListenTest {
     @Test
     void anIpv4ClientOfADualStackListenerIsJudgedByItsIpv4Address(@TempDir Path tmp) throws Exception {
         // read through Netty (a wildcard address is read natively by default where the JVM can)
-        System.setProperty("lookout.udp", "netty");
-        try {
-            judgedByIpv4Address(tmp, false);
-        } finally {
-            System.clearProperty("lookout.udp");
-        }
+        judgedByIpv4Address(tmp, false);
     }
 
     /** The same with the socket read natively: the sender arrives as a mapped {@code sockaddr_in6}. */
     @Test
     void readNativelyAnIpv4ClientIsJudgedByItsIpv4AddressToo(@TempDir Path tmp) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(lookout.engine.core.Transport.nativeDatagramsUnavailable() == null,
+        org.junit.jupiter.api.Assumptions.assumeTrue(lookout.engine.net.Transport.nativeDatagramsUnavailable() == null,
                 "native datagrams unavailable here");
-        System.setProperty("lookout.udp", "native");
-        try {
-            judgedByIpv4Address(tmp, true);
-        } finally {
-            System.clearProperty("lookout.udp");
-        }
+        judgedByIpv4Address(tmp, true);
     }
 
     private static void judgedByIpv4Address(Path tmp, boolean readNatively) throws Exception {
         InetAddress any6 = InetAddress.getByName("::");
         ResolverConfig allowLoopback = new ResolverConfig(List.of(new InetSocketAddress(any6, 0)),
                 List.of(new Cidr(InetAddress.getByName("127.0.0.0"), 8)), List.of(), List.of(), List.of(), 1000);
-        try (ResolverHarness h = new ResolverHarness(tmp, 1, allowLoopback);
+        EngineOptions.UdpReads reads = readNatively ? EngineOptions.UdpReads.NATIVE : EngineOptions.UdpReads.NETTY;
+        try (ResolverHarness h = new ResolverHarness(tmp, 1, allowLoopback, Map.of(), reads);
              DnsTestClient c = new DnsTestClient(new InetSocketAddress("127.0.0.1", h.listen.getPort()))) {
             Message m = c.ask("localhost.", RrType.A);
             assertThat(m.rcode()).isEqualTo(RrType.NOERROR);
@@ -58,7 +51,7 @@ class DualStackListenTest {
         }
         ResolverConfig allowOther = new ResolverConfig(List.of(new InetSocketAddress(any6, 0)),
                 List.of(new Cidr(InetAddress.getByName("192.0.2.0"), 24)), List.of(), List.of(), List.of(), 1000);
-        try (ResolverHarness h = new ResolverHarness(tmp, 1, allowOther);
+        try (ResolverHarness h = new ResolverHarness(tmp, 1, allowOther, Map.of(), reads);
              DnsTestClient c = new DnsTestClient(new InetSocketAddress("127.0.0.1", h.listen.getPort()))) {
             assertThat(c.ask("localhost.", RrType.A).rcode()).isEqualTo(RrType.REFUSED);
             assertThat(h.snapshot().denied()).isEqualTo(1);

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Random;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineOptions;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigResult;
 import lookout.engine.core.DefaultEngine;
@@ -15,6 +15,7 @@ import lookout.engine.dns.wire.Message;
 import lookout.engine.dns.wire.RrType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lookout.engine.boot.Engines;
 
 /**
  * DYNA/DYNC answered by the real pools service through {@code DynamicRecords}, from a
@@ -61,10 +62,10 @@ class PoolsSeamTest {
         ConfigResult r = new ConfigLoader(Map.of()).parse(CONF, "seam.conf", tmp);
         assertThat(r.problems()).isEmpty();
         try (VirtualScheduler clock = new VirtualScheduler()) {
-            Engine engine = Engine.create(EngineOptions.forTest(clock, new Random(5), tmp));
+            Engine engine = Engines.create(EngineOptions.forTest(clock, new Random(5), tmp));
             engine.start(r.config());
             try {
-                ResolverService svc = clock.call(() -> ((DefaultEngine) engine).service(ResolverService.class));
+                ResolverService svc = clock.call(() -> ((DefaultEngine) engine).runningService(ResolverService.class));
                 try (DnsTestClient c = new DnsTestClient(svc.boundAddresses().get(0))) {
                     Message a = c.ask("www.pool.test.", RrType.A);
                     assertThat(a.rcode()).isEqualTo(RrType.NOERROR);

@@ -13,7 +13,7 @@ import lookout.engine.api.Engine;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineOptions;
 import lookout.engine.api.ResolverSnapshot;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.Cidr;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigSource;
@@ -23,6 +23,7 @@ import lookout.engine.config.StatusConfig;
 import lookout.engine.config.WeightedConfig;
 import lookout.engine.config.ZoneConfig;
 import lookout.engine.core.DefaultEngine;
+import lookout.engine.boot.Engines;
 
 /** An engine in virtual time with the resolver listening on 127.0.0.1:0, for black-box tests. */
 final class ResolverHarness implements AutoCloseable {
@@ -38,10 +39,14 @@ final class ResolverHarness implements AutoCloseable {
     }
 
     ResolverHarness(Path tmp, long seed, ResolverConfig rc, Map<String, ZoneConfig> zones) {
-        engine = Engine.create(EngineOptions.forTest(clock, new Random(seed), tmp));
+        this(tmp, seed, rc, zones, EngineOptions.UdpReads.AUTO);
+    }
+
+    ResolverHarness(Path tmp, long seed, ResolverConfig rc, Map<String, ZoneConfig> zones, EngineOptions.UdpReads reads) {
+        engine = Engines.create(EngineOptions.forTest(clock, new Random(seed), tmp).withUdpReads(reads));
         engine.subscribe(events::add);
         engine.start(config(tmp, rc, zones));
-        service = clock.call(() -> ((DefaultEngine) engine).service(ResolverService.class));
+        service = clock.call(() -> ((DefaultEngine) engine).runningService(ResolverService.class));
         listen = service.boundAddresses().get(0);
     }
 

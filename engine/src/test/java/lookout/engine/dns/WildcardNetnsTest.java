@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class WildcardNetnsTest {
 
     private static String run(String mode) throws Exception {
-        Assumptions.assumeTrue(lookout.engine.core.Transport.nativeDatagramsUnavailable() == null,
+        Assumptions.assumeTrue(lookout.engine.net.Transport.nativeDatagramsUnavailable() == null,
                 "native datagrams unavailable in this JVM");
         String text = lookout.engine.Netns.run(
                 "ip link set lo up && ip addr add 10.9.0.1/24 dev lo && ip addr add fd00:9::1/64 dev lo nodad",

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import lookout.engine.api.EngineOptions;
 import lookout.engine.config.ResolverConfig;
 import lookout.engine.config.ZoneConfig;
 import lookout.engine.dns.wire.Message;
@@ -34,9 +35,7 @@ public final class WildcardScenario {
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         boolean v6 = mode.equals("v6");
-        if (mode.equals("netty")) {
-            System.setProperty("lookout.udp", "netty");
-        }
+        EngineOptions.UdpReads reads = mode.equals("netty") ? EngineOptions.UdpReads.NETTY : EngineOptions.UdpReads.AUTO;
         // mapped: an IPv4 client of a dual-stack [::] socket (IP_PKTINFO on an IPv6 socket)
         InetAddress any = InetAddress.getByName(v6 || mode.equals("mapped") ? "::" : "0.0.0.0");
         InetAddress asked = InetAddress.getByName(v6 ? "fd00:9::1" : "10.9.0.1");
@@ -54,7 +53,7 @@ public final class WildcardScenario {
                     List.of(new ResolverConfig.Scope("up", List.of(), List.of(upstream.address), true)),
                     List.of(), List.of(), 1000);
             try (ResolverHarness h = new ResolverHarness(tmp, 1, rc,
-                    Map.of("wild.test.", new ZoneConfig("wild.test.", "wild.test.zone", zone, 1)));
+                    Map.of("wild.test.", new ZoneConfig("wild.test.", "wild.test.zone", zone, 1)), reads);
                  DatagramSocket c = new DatagramSocket(new InetSocketAddress(client, 0))) {
                 c.setSoTimeout(5000); // a bound on a lost answer; answers come in milliseconds
                 int port = h.listen.getPort();

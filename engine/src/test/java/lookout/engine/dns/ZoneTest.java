@@ -14,7 +14,7 @@ import lookout.engine.config.ConfigProblems;
 import lookout.engine.config.ConfigSource;
 import lookout.engine.config.WeightedConfig;
 import lookout.engine.config.ZoneConfig;
-import lookout.engine.core.DynamicRecords;
+import lookout.engine.seams.DynamicRecords;
 import lookout.engine.dns.wire.Message;
 import lookout.engine.dns.wire.Rr;
 import lookout.engine.dns.wire.RrType;

@@ -15,10 +15,11 @@ import java.util.Random;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineOptions;
 import lookout.engine.api.EngineSnapshot;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigResult;
 import org.junit.jupiter.api.Test;
+import lookout.engine.boot.Engines;
 
 /**
  * The embedded default's promise (issue 7): the engine's own PVA server is found by the
@@ -47,8 +48,8 @@ class OwnServerDiscoveryTest {
         ConfigResult r = new ConfigLoader(Map.of()).parse(text, "own.conf", dir);
         assertThat(r.problems()).isEmpty();
         try (VirtualScheduler clock = new VirtualScheduler();
-             Engine engine = Engine.create(new EngineOptions(clock, new Random(7),
-                     Map.of("LOOKOUT_PVA_FORWARD", "false"), dir))) {
+             Engine engine = Engines.create(EngineOptions.forTest(clock, new Random(7), dir)
+                     .withPvaForwarding(false))) {
             engine.start(r.config());
             String guid = engine.snapshot().pvaServer().guid();
             // seed 002 §4: beacons every 15 s for the first ten; one interval is enough.

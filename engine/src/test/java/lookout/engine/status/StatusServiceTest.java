@@ -25,7 +25,7 @@ import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.EngineState;
 import lookout.engine.api.Metric;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigSource;
 import lookout.engine.config.StatusConfig;

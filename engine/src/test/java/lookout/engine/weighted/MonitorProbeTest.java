@@ -12,7 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.PoolsSnapshot;
-import lookout.engine.core.DynamicRecords;
+import lookout.engine.seams.DynamicRecords;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

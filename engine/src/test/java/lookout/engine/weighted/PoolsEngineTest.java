@@ -16,13 +16,14 @@ import java.util.concurrent.TimeUnit;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineOptions;
 import lookout.engine.api.PoolsSnapshot;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigResult;
 import lookout.engine.core.DefaultEngine;
 import lookout.engine.dns.ResolverService;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lookout.engine.boot.Engines;
 
 /** Black-box through the engine facade: a forced DOWN overrides a monitored UP and survives a restart; DYNA over UDP. */
 class PoolsEngineTest {
@@ -49,7 +50,7 @@ class PoolsEngineTest {
     private Engine start(VirtualScheduler clock, long seed) {
         ConfigResult r = new ConfigLoader(Map.of()).parse(CONFIG, "engine.conf", tmp);
         assertThat(r.problems()).isEmpty();
-        Engine e = Engine.create(EngineOptions.forTest(clock, new Random(seed), tmp.resolve("state")));
+        Engine e = Engines.create(EngineOptions.forTest(clock, new Random(seed), tmp.resolve("state")));
         e.start(r.config());
         return e;
     }
@@ -105,7 +106,7 @@ class PoolsEngineTest {
             e.force("192.0.2.1/*", "DOWN", null).get(10, TimeUnit.SECONDS);
             assertThat(itemA(e).down()).isTrue();
             assertThat(itemA(e).monitoredDown()).isFalse();
-            InetSocketAddress dns = clock.call(() -> ((DefaultEngine) e).service(ResolverService.class).boundAddresses().get(0));
+            InetSocketAddress dns = clock.call(() -> ((DefaultEngine) e).runningService(ResolverService.class).boundAddresses().get(0));
             Set<String> seen = new HashSet<>();
             for (int i = 0; i < 60; i++) {
                 seen.addAll(query(dns));

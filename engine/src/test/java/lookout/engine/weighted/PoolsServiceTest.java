@@ -15,7 +15,7 @@ import lookout.engine.api.EngineEvent;
 import lookout.engine.api.PoolsSnapshot;
 import lookout.engine.api.Severity;
 import lookout.engine.config.Config;
-import lookout.engine.core.DynamicRecords;
+import lookout.engine.seams.DynamicRecords;
 import lookout.engine.health.ForcedStates;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,7 +2,7 @@ package lookout.engine.weighted;
 
 import java.nio.file.Path;
 import java.util.Map;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigProblems;
 import lookout.engine.config.ConfigSource;

@@ -15,7 +15,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import lookout.engine.core.Transport;
+import lookout.engine.net.Transport;
 
 /**
  * The real sockets: a fresh connected datagram channel per UDP transaction (so the kernel filters

@@ -25,7 +25,7 @@ import lookout.engine.pva.wire.PvaMessage;
 import lookout.engine.pva.wire.SearchResponse;
 import lookout.engine.pva.wire.ServerValidation;
 import lookout.engine.pva.wire.Unhandled;
-import lookout.engine.core.Transport;
+import lookout.engine.net.Transport;
 
 /**
  * One persistent TCP connection to a name server (seed 002 §6): connect, the PVA handshake

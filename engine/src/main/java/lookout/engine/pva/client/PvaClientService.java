@@ -47,7 +47,7 @@ import lookout.engine.core.Commands;
 import lookout.engine.core.Service;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;
-import lookout.engine.core.Transport;
+import lookout.engine.net.Transport;
 import lookout.engine.pva.beacon.ServerTable;
 import lookout.engine.pva.wire.Beacon;
 import lookout.engine.pva.wire.DatagramContents;
@@ -58,6 +58,8 @@ import lookout.engine.pva.wire.SearchDatagramBuilder;
 import lookout.engine.pva.wire.SearchRequest;
 import lookout.engine.pva.wire.SearchResponse;
 import lookout.engine.pva.wire.WireAddress;
+import lookout.engine.seams.PvaSharedPort;
+import lookout.engine.seams.ResolvedNames;
 
 /**
  * The PVA client of seed 002 §3, §6, §7: channels for watched and operator-searched names, the
@@ -68,7 +70,7 @@ import lookout.engine.pva.wire.WireAddress;
  * to the engine loop. Socket handlers decode on their I/O thread (the codec is pure) and hop in
  * with {@code scheduler().run(...)}. {@code listeners} is copy-on-write for any thread.
  */
-public final class PvaClientService implements Service, Commands.PvaClient, ResolvedNames {
+public final class PvaClientService implements Service, Commands.PvaClient, ResolvedNames, PvaSharedPort {
 
     private static final Logger LOG = System.getLogger("lookout.pva.client");
     private static final Logger LOG_SEARCH = System.getLogger("lookout.pva.client.search");
@@ -569,7 +571,8 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
      * shared broadcast port: unicast datagrams go to the most specific bind, which is the
      * server's). Processed exactly as if the client's own beacon socket had read it.
      */
-    public void onSharedPortDatagram(DatagramContents contents, InetSocketAddress source) {
+    @Override
+    public void received(DatagramContents contents, InetSocketAddress source) {
         if (!running || contents.dropped()) {
             return;
         }

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import lookout.engine.api.Scheduler;
-import lookout.engine.core.Transport;
+import lookout.engine.net.Transport;
 import lookout.engine.pva.wire.ClientValidation;
 import lookout.engine.pva.wire.ConnectionValidated;
 import lookout.engine.pva.wire.Decoded;

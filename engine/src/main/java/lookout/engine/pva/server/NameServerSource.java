@@ -4,8 +4,8 @@ import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
-import lookout.engine.pva.client.ResolvedNames;
-import lookout.engine.pva.client.ResolvedNames.Resolution;
+import lookout.engine.seams.ResolvedNames;
+import lookout.engine.seams.ResolvedNames.Resolution;
 
 /**
  * Claims the names the engine's PVA client has resolved to a live server, naming that server's

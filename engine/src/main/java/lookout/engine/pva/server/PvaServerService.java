@@ -29,7 +29,8 @@ import lookout.engine.config.PvaConfig.PvaAddress;
 import lookout.engine.core.Service;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;
-import lookout.engine.pva.client.ResolvedNames;
+import lookout.engine.seams.PvaSharedPort;
+import lookout.engine.seams.ResolvedNames;
 import lookout.engine.pva.wire.Guid;
 
 /**
@@ -42,15 +43,15 @@ import lookout.engine.pva.wire.Guid;
  * as well. Listens on loopback only when nothing in the configuration points at a real interface
  * (auto lists off, every search and beacon destination a loopback address — SPEC: "nothing is sent
  * to a real interface until the operator points it at a subnet"); otherwise on every address of
- * every interface that is up. Environment {@code LOOKOUT_PVA_FORWARD=false} turns unicast
- * forwarding off (it joins a multicast group on loopback; tests outside a network namespace use it).
+ * every interface that is up. {@link lookout.engine.api.EngineOptions#pvaForwarding()} false turns
+ * unicast forwarding off (it joins a multicast group on loopback; tests outside a network namespace
+ * use it).
  *
  * <p>Concurrency: every field is confined to the engine loop, except what the listeners document.
  */
 public final class PvaServerService implements Service {
 
     private static final Logger LOG = System.getLogger("lookout.pva.server");
-    static final String FORWARD_ENV = "LOOKOUT_PVA_FORWARD";
     private static final int TOP_NAMES = 4096;
 
     private ServiceContext ctx;
@@ -77,7 +78,7 @@ public final class PvaServerService implements Service {
         byte[] g = new byte[12];
         context.random().nextBytes(g); // seed 002 §2: a new identity per start
         this.guid = Guid.of(g);
-        resolved = context.service(ResolvedNames.class);
+        resolved = context.seam(ResolvedNames.class);
         if (resolved != null) {
             nameServerSource = new NameServerSource(resolved);
             resolved.addListener(nameServerSource);
@@ -117,16 +118,16 @@ public final class PvaServerService implements Service {
             return;
         }
         boolean loopbackOnly = loopbackOnly(pva);
-        boolean forward = !"false".equalsIgnoreCase(ctx.environment().getOrDefault(FORWARD_ENV, "true"));
+        boolean forward = ctx.options().pvaForwarding();
         responder = new SearchResponder(registry, counters, topNames, ctx.scheduler(), guid, this::tcpPort,
                 IgnoreList.of(pva.ignoreAddrList()));
-        lookout.engine.pva.client.PvaClientService client = ctx.service(lookout.engine.pva.client.PvaClientService.class);
+        PvaSharedPort client = ctx.seam(PvaSharedPort.class);
         if (client != null) {
-            responder.clientSide(client::onSharedPortDatagram);
+            responder.clientSide(client::received);
         }
         udp = new UdpListener(ctx.scheduler(), responder);
         try {
-            List<UdpListener.LocalAddress> locals = loopbackOnly ? loopbackAddresses() : interfaceAddresses();
+            List<UdpListener.LocalAddress> locals = loopbackOnly ? loopbackAddresses() : interfaceAddresses(ctx.options().ipv6());
             // limited broadcasts (255.255.255.255) only when listening beyond loopback: the socket
             // for them is bound to the wildcard address
             int udpPort = udp.open(ctx.io(), locals, pva.broadcastPort(), forward, !loopbackOnly);
@@ -141,7 +142,7 @@ public final class PvaServerService implements Service {
                 }
             }
             beacons = new BeaconSender(ctx.scheduler(), guid, registry, this::tcpPort, counters, beaconOut(),
-                    beaconDestinations(pva, udpPort));
+                    beaconDestinations(pva, udpPort, ctx.options().ipv6()));
             beacons.start();
             LOG.log(Level.INFO, "PVA server " + guid + " on UDP " + udp.bound() + ", TCP " + tcpPort());
         } catch (IOException | RuntimeException e) {
@@ -205,7 +206,7 @@ public final class PvaServerService implements Service {
         }
         running = a;
         responder.ignore(IgnoreList.of(a.ignoreAddrList()));
-        beacons.destinations(beaconDestinations(a, udp.port()));
+        beacons.destinations(beaconDestinations(a, udp.port(), ctx.options().ipv6()));
     }
 
     @Override
@@ -277,8 +278,11 @@ public final class PvaServerService implements Service {
         return List.of(new UdpListener.LocalAddress(Addresses.byBytes(new byte[] {127, 0, 0, 1}), null));
     }
 
-    /** Every address of every interface that is up (IPv6 link-local left out: it needs a scope). */
-    static List<UdpListener.LocalAddress> interfaceAddresses() throws SocketException {
+    /**
+     * Every address of every interface that is up (IPv6 link-local left out: it needs a scope; IPv6
+     * left out altogether when {@code ipv6} is false, the JVM running IPv4-only).
+     */
+    static List<UdpListener.LocalAddress> interfaceAddresses(boolean ipv6) throws SocketException {
         List<UdpListener.LocalAddress> out = new ArrayList<>();
         for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
             if (!ni.isUp()) {
@@ -286,7 +290,7 @@ public final class PvaServerService implements Service {
             }
             for (InterfaceAddress ia : ni.getInterfaceAddresses()) {
                 InetAddress a = ia.getAddress();
-                if (a instanceof Inet6Address && (a.isLinkLocalAddress() || !supportsV6())) {
+                if (a instanceof Inet6Address && (a.isLinkLocalAddress() || !ipv6)) {
                     continue;
                 }
                 out.add(new UdpListener.LocalAddress(a, a instanceof Inet4Address ? ia.getBroadcast() : null,
@@ -296,11 +300,7 @@ public final class PvaServerService implements Service {
         return out;
     }
 
-    private static boolean supportsV6() {
-        return !Boolean.getBoolean("java.net.preferIPv4Stack");
-    }
-
-    static List<InetSocketAddress> beaconDestinations(PvaConfig pva, int udpPort) throws SocketException {
+    static List<InetSocketAddress> beaconDestinations(PvaConfig pva, int udpPort, boolean ipv6) throws SocketException {
         Set<InetSocketAddress> out = new LinkedHashSet<>();
         int defaultPort = pva.broadcastPort() == 0 ? udpPort : pva.broadcastPort();
         for (PvaAddress a : pva.beaconAddrList()) {
@@ -310,7 +310,7 @@ public final class PvaServerService implements Service {
             }
         }
         if (pva.autoBeaconAddrList()) {
-            for (UdpListener.LocalAddress la : interfaceAddresses()) {
+            for (UdpListener.LocalAddress la : interfaceAddresses(ipv6)) {
                 if (la.broadcast() != null) {
                     out.add(new InetSocketAddress(la.broadcast(), defaultPort));
                 }

@@ -23,7 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lookout.engine.api.Scheduler;
-import lookout.engine.core.Transport;
+import lookout.engine.net.Transport;
 import lookout.engine.pva.wire.DatagramContents;
 import lookout.engine.pva.wire.PvaCodec;
 

@@ -25,6 +25,7 @@ import lookout.engine.pva.wire.PvaCodec;
 import lookout.engine.pva.wire.SearchRequest;
 import lookout.engine.pva.wire.SearchResponse;
 import lookout.engine.pva.wire.WireAddress;
+import lookout.engine.seams.ResolvedNames;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.random.RandomGenerator;
 import lookout.engine.api.Scheduler;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigSource;
 import lookout.engine.config.PvaConfig;

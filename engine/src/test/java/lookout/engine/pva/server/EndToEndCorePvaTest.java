@@ -10,7 +10,7 @@ import lookout.engine.config.PvaConfig;
 import lookout.engine.config.PvaConfig.PvaAddress;
 import lookout.engine.config.PvaConfig.PvaServerConfig;
 import lookout.engine.pva.client.PvaClientService;
-import lookout.engine.pva.client.ResolvedNames;
+import lookout.engine.seams.ResolvedNames;
 import org.epics.pva.PVASettings;
 import org.epics.pva.client.PVAChannel;
 import org.epics.pva.client.PVAClient;
@@ -37,7 +37,8 @@ class EndToEndCorePvaTest {
         int coreUdp = CorePvaInteropTest.freeUdpPort();
         PVASettings.EPICS_PVAS_BROADCAST_PORT = coreUdp;
         PVASettings.EPICS_PVA_SERVER_PORT = CorePvaInteropTest.freePort();
-        try (PVAServer core = new PVAServer(); RealContext ctx = new RealContext(Map.of(PvaServerService.FORWARD_ENV, "false"))) {
+        try (PVAServer core = new PVAServer(); RealContext ctx = new RealContext(Map.of())) {
+            ctx.options(ctx.options().withPvaForwarding(false));
             core.createPV(PV, new PVAStructure("demo", "epics:nt/NTScalar:1.0", new PVADouble("value", 7.25)));
 
             PvaConfig pva = new PvaConfig(List.of(new PvaAddress("127.0.0.1", coreUdp)), false, List.of(), 0, 0,

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import lookout.engine.pva.client.ResolvedNames;
+import lookout.engine.seams.ResolvedNames;
 
 /** What the PVA client would have resolved, set by the test; records want() calls. */
 final class FakeResolved implements ResolvedNames {

@@ -22,7 +22,7 @@ import java.util.random.RandomGenerator;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.Scheduler;
 import lookout.engine.core.ServiceContext;
-import lookout.engine.pva.client.ResolvedNames;
+import lookout.engine.seams.ResolvedNames;
 import lookout.engine.pva.wire.Frame;
 import lookout.engine.pva.wire.PvaCodec;
 import lookout.engine.pva.wire.SearchRequest;
@@ -91,13 +91,14 @@ public final class PvaServerBench {
 
     /** Lookout's server vouching for the names (what its PVA client would have resolved), in its own JVM. */
     static void serveLookout() throws Exception {
-        lookout.engine.core.Transport.leakDetectionOffUnlessAsked(); // as the engine does at start
+        lookout.engine.net.Transport.leakDetection(lookout.engine.api.EngineOptions.LeakDetection.OFF); // as the engine does at start
         Map<String, ResolvedNames.Resolution> table = new HashMap<>();
         InetSocketAddress real = new InetSocketAddress("127.0.0.1", 5075);
         for (String n : names()) {
             table.put(n, new ResolvedNames.Resolution(n, "0102030405060708090a0b0c", real));
         }
-        RealContext ctx = new RealContext(Map.of(PvaServerService.FORWARD_ENV, "false"));
+        RealContext ctx = new RealContext(Map.of());
+        ctx.options(ctx.options().withPvaForwarding(false));
         ctx.register(ResolvedNames.class, tableLookup(table));
         PvaServerService lookout = new PvaServerService();
         ctx.onLoop(() -> {

@@ -12,16 +12,17 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 import lookout.engine.api.EngineEvent;
+import lookout.engine.api.EngineOptions;
 import lookout.engine.api.PvaServerSnapshot;
 import lookout.engine.api.Scheduler;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.Config;
 import lookout.engine.config.PvaConfig;
 import lookout.engine.config.PvaConfig.PvaAddress;
 import lookout.engine.config.PvaConfig.PvaServerConfig;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;
-import lookout.engine.pva.client.ResolvedNames;
+import lookout.engine.seams.ResolvedNames;
 
 /**
  * Runs one real {@link PvaServerService} on real sockets with a virtual clock: the service context
@@ -31,18 +32,20 @@ import lookout.engine.pva.client.ResolvedNames;
 final class ServerHarness implements ServiceContext, AutoCloseable {
 
     final VirtualScheduler scheduler = new VirtualScheduler();
-    final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, lookout.engine.core.Transport.preferred().ioHandlerFactory());
+    final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1,
+            lookout.engine.net.Transport.choose(EngineOptions.TransportChoice.AUTO).ioHandlerFactory());
     final Map<String, String> env = new HashMap<>();
     final List<EngineEvent> events = new ArrayList<>();
     final RandomGenerator random = new SplittableRandom(6);
     final ResolvedNames resolved;
     final PvaServerService service = new PvaServerService();
 
+    final EngineOptions options;
+
     ServerHarness(ResolvedNames resolved, boolean forwarding) {
         this.resolved = resolved;
-        if (!forwarding) {
-            env.put(PvaServerService.FORWARD_ENV, "false");
-        }
+        this.options = EngineOptions.forTest(scheduler, random, Path.of(System.getProperty("java.io.tmpdir")))
+                .withPvaForwarding(forwarding);
     }
 
     static PvaConfig pva(int udpPort, int tcpPort, List<PvaAddress> beacons, List<PvaAddress> ignore, boolean nameServer) {
@@ -122,8 +125,14 @@ final class ServerHarness implements ServiceContext, AutoCloseable {
 
     @Override
     @SuppressWarnings("unchecked")
-    public <T> T service(Class<T> type) {
+    public <T> T seam(Class<T> type) {
+        ServiceContext.requireSeam(type);
         return type == ResolvedNames.class ? (T) resolved : null;
+    }
+
+    @Override
+    public EngineOptions options() {
+        return options;
     }
 
     SnapshotBuilder contribute() {

@@ -1,4 +1,4 @@
-package lookout.engine.core;
+package lookout.engine.net;
 
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
@@ -27,8 +27,8 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.SocketAddress;
 import java.nio.channels.spi.SelectorProvider;
-import java.util.Locale;
 import java.util.function.Consumer;
+import lookout.engine.api.EngineOptions;
 
 /**
  * Which Netty transport the engine's sockets use: Linux's native epoll where Netty's native
@@ -41,8 +41,8 @@ import java.util.function.Consumer;
  * one {@code sendto} per datagram; and opening the fresh socket that seed 000 wants for each upstream
  * transaction is a plain {@code socket(2)}, without the JDK channel's bookkeeping.
  *
- * <p>{@code -Dlookout.transport=nio} forces NIO (for comparison, or where the native library must
- * not be unpacked to the temporary directory); {@code epoll} insists on epoll.
+ * <p>{@link EngineOptions#transport()} chooses: {@code NIO} forces NIO (for comparison, or where the
+ * native library must not be unpacked to the temporary directory); {@code EPOLL} insists on epoll.
  */
 public enum Transport {
     EPOLL, NIO;
@@ -57,13 +57,12 @@ public enum Transport {
     /** The buffer one batched read fills: the pooled allocator's thread cache takes up to 32 KiB. */
     static final int RECEIVE_BUFFER = 32 * 1024;
 
-    private static final Transport PREFERRED = choose(System.getProperty("lookout.transport", "auto"));
-
-    static Transport choose(String wanted) {
-        switch (wanted.toLowerCase(Locale.ROOT)) {
-            case "nio":
+    /** The transport an engine built with {@code wanted} uses; EPOLL throws where epoll is unavailable. */
+    public static Transport choose(EngineOptions.TransportChoice wanted) {
+        switch (wanted) {
+            case NIO:
                 return NIO;
-            case "epoll":
+            case EPOLL:
                 Epoll.ensureAvailability();
                 return EPOLL;
             default:
@@ -80,14 +79,14 @@ public enum Transport {
     }
 
     /**
-     * Turns Netty's buffer leak detector off unless {@code io.netty.leakDetection.level} says
-     * otherwise. By default it samples one buffer in 128 and records a stack trace for it; with two
-     * buffers per datagram that is thousands of stack traces a second under load, all to find a
-     * leak the tests already look for (their runs set the level explicitly, see the poms).
+     * Turns Netty's buffer leak detector off, or leaves it as Netty's own settings say. By default
+     * it samples one buffer in 128 and records a stack trace for it; with two buffers per datagram
+     * that is thousands of stack traces a second under load, all to find a leak the tests already
+     * look for (their runs ask for {@link EngineOptions.LeakDetection#AS_CONFIGURED} and set the
+     * level, see the poms).
      */
-    public static void leakDetectionOffUnlessAsked() {
-        if (System.getProperty("io.netty.leakDetection.level") == null
-                && System.getProperty("io.netty.leakDetectionLevel") == null) {
+    public static void leakDetection(EngineOptions.LeakDetection wanted) {
+        if (wanted == EngineOptions.LeakDetection.OFF) {
             io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
         }
     }
@@ -100,18 +99,17 @@ public enum Transport {
      * answer from the address each datagram was sent to — where the JVM allows it; one socket on
      * a specific address is best read on the engine loop itself, where cache hits and forwarding
      * are answered without a hop between threads), {@code netty}, or {@code native} (always; an
-     * error saying why where it cannot be done). Read at every bind, so a test may turn it for
-     * one engine.
+     * error saying why where it cannot be done), as {@link EngineOptions#udpReads()} says.
      */
-    public static boolean nativeDatagrams(int udpThreads, boolean wildcard) throws IOException {
-        String wanted = System.getProperty("lookout.udp", "auto").toLowerCase(Locale.ROOT);
-        if (wanted.equals("netty")) {
+    public static boolean nativeDatagrams(EngineOptions.UdpReads wanted, int udpThreads, boolean wildcard)
+            throws IOException {
+        if (wanted == EngineOptions.UdpReads.NETTY) {
             return false;
         }
-        if (wanted.equals("native")) {
+        if (wanted == EngineOptions.UdpReads.NATIVE) {
             String why = nativeDatagramsUnavailable();
             if (why != null) {
-                throw new IOException("-Dlookout.udp=native: " + why);
+                throw new IOException("native UDP reads were asked for: " + why);
             }
             return true;
         }
@@ -133,19 +131,14 @@ public enum Transport {
         }
     }
 
-    /** The transport new engine loops use. */
-    public static Transport preferred() {
-        return PREFERRED;
-    }
-
-    /** Why epoll is not used, or null when it is or was not asked for. */
-    public static String epollUnavailableReason() {
-        if (PREFERRED == EPOLL) {
+    /** Why {@code chosen} is not epoll, or null when it is. */
+    public static String epollUnavailableReason(Transport chosen) {
+        if (chosen == EPOLL) {
             return null;
         }
         try {
             Throwable t = Epoll.unavailabilityCause();
-            return t == null ? "disabled (-Dlookout.transport=nio)" : String.valueOf(t);
+            return t == null ? "NIO was asked for" : String.valueOf(t);
         } catch (Throwable e) {
             return String.valueOf(e);
         }
@@ -153,7 +146,7 @@ public enum Transport {
 
     /** The transport of the loops in {@code group}. */
     public static Transport of(EventLoopGroup group) {
-        if (group instanceof IoEventLoopGroup g && PREFERRED == EPOLL && g.isIoType(EpollIoHandler.class)) {
+        if (group instanceof IoEventLoopGroup g && epollAvailable() && g.isIoType(EpollIoHandler.class)) {
             return EPOLL;
         }
         return NIO;
@@ -173,16 +166,25 @@ public enum Transport {
      * on epoll as one {@code recvmmsg} of up to 16 datagrams.
      */
     public DatagramChannel batchedDatagram(InetAddress local, int maxMessagesPerRead) {
+        return batchedDatagram(local, maxMessagesPerRead, BATCHED_DATAGRAM_SIZE);
+    }
+
+    /**
+     * {@link #batchedDatagram(InetAddress, int)} for datagrams up to {@code maxDatagram} bytes read
+     * whole (a batched read then takes as many as fit in its buffer).
+     */
+    public DatagramChannel batchedDatagram(InetAddress local, int maxMessagesPerRead, int maxDatagram) {
         DatagramChannel ch = datagram(local);
         // Netty 4.2's default (adaptive) allocator hands chunks between threads through lock-free
         // queues on every buffer: a tenth of a busy listener's Java time. A listener allocates and
         // frees its buffers on its own loop, where the pooled allocator's thread cache serves them
         // — up to 32 KiB: the receive buffer of one recvmmsg (8 datagrams of BATCHED_DATAGRAM_SIZE)
         // is that big, not more, or every read would take and give back a run of the shared arena.
-        ch.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(RECEIVE_BUFFER).maxMessagesPerRead(maxMessagesPerRead));
+        ch.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(Math.max(RECEIVE_BUFFER, maxDatagram))
+                .maxMessagesPerRead(maxMessagesPerRead));
         ch.config().setAllocator(PooledByteBufAllocator.DEFAULT);
         if (this == EPOLL) {
-            ch.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, BATCHED_DATAGRAM_SIZE);
+            ch.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, maxDatagram);
         }
         return ch;
     }
@@ -287,13 +289,8 @@ public enum Transport {
         }
     }
 
+    /** By errno (Netty's native transport carries it), or the JDK's own type: never by the message's words. */
     private static boolean isAddressInUse(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            String m = c.getMessage();
-            if (m != null && m.contains("Address already in use")) {
-                return true;
-            }
-        }
-        return false;
+        return NetError.errnoOf(t) == NetError.EADDRINUSE;
     }
 }

@@ -1,4 +1,4 @@
-package lookout.engine.core;
+package lookout.engine.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package lookout.engine.core;
+package lookout.engine.net;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
@@ -343,6 +343,48 @@ public final class NativeDatagram implements AutoCloseable {
     /** {@link #sendTo(byte[], int, InetSocketAddress, byte[])} from the kernel's choice of address. */
     public boolean sendTo(byte[] data, int length, InetSocketAddress to) {
         return sendTo(data, length, to, null);
+    }
+
+    /**
+     * The control message that makes a datagram leave from {@code source} ({@code IP_PKTINFO} with
+     * {@code ipi_spec_dst}, or {@code IPV6_PKTINFO}), in the form {@link #sendTo} and
+     * {@link Batch#answer(InetSocketAddress, byte[], byte[], int)} take; null for a wildcard source
+     * or one of a family this socket does not send from, or a socket not bound to a wildcard address
+     * (its source is its address). LP64 Linux layout: {@code cmsghdr} 16 bytes, then the payload.
+     */
+    public byte[] via(InetAddress source) {
+        if (!pktinfo || source == null || source.isAnyLocalAddress()) {
+            return null;
+        }
+        byte[] a = source.getAddress();
+        if (a.length == 16 && isMappedV4(a)) {
+            a = java.util.Arrays.copyOfRange(a, 12, 16);
+        }
+        if (a.length == 4) {
+            ByteBuffer b = ByteBuffer.allocate(VIA4).order(ByteOrder.nativeOrder());
+            b.putLong(16 + 12).putInt(SOL_IP).putInt(IP_PKTINFO);
+            b.putInt(0); // ipi_ifindex: the route decides
+            b.put(a);    // ipi_spec_dst
+            b.putInt(0); // ipi_addr (ignored on send)
+            return b.array();
+        }
+        if (!inet6) {
+            return null;
+        }
+        ByteBuffer b = ByteBuffer.allocate(VIA6).order(ByteOrder.nativeOrder());
+        b.putLong(16 + 20).putInt(SOL_IPV6).putInt(IPV6_PKTINFO);
+        b.put(a);
+        b.putInt(source instanceof Inet6Address s6 ? s6.getScopeId() : 0);
+        return b.array();
+    }
+
+    private static boolean isMappedV4(byte[] a) {
+        for (int i = 0; i < 10; i++) {
+            if (a[i] != 0) {
+                return false;
+            }
+        }
+        return a[10] == -1 && a[11] == -1;
     }
 
     /** Wakes the reader (its receive returns 0) and makes every later receive return at once. */
@@ -690,6 +732,44 @@ public final class NativeDatagram implements AutoCloseable {
                 at += (cmsgLength + 7) & ~7L;
             }
             return 0;
+        }
+
+        /**
+         * The address datagram {@code i} was sent to ({@code ipi_addr}: a broadcast or group
+         * address as such), or null when the socket is not on a wildcard address or the datagram
+         * came without it.
+         */
+        public InetAddress destination(int i) {
+            if (!pktinfo) {
+                return null;
+            }
+            long base = (long) i * CONTROL;
+            long length = Math.min(MemoryAccess.getLongAtOffset(in, (long) i * MMSGHDR + 40), CONTROL);
+            long at = 0;
+            while (at + 16 <= length) {
+                long cmsgLength = MemoryAccess.getLongAtOffset(inControl, base + at);
+                int level = MemoryAccess.getIntAtOffset(inControl, base + at + 8);
+                int type = MemoryAccess.getIntAtOffset(inControl, base + at + 12);
+                if (cmsgLength < 16 || at + cmsgLength > length) {
+                    return null;
+                }
+                try {
+                    if (level == SOL_IP && type == IP_PKTINFO && cmsgLength >= 16 + 12) {
+                        byte[] a = new byte[4];
+                        inControl.asByteBuffer().get((int) (base + at + 24), a);
+                        return InetAddress.getByAddress(a);
+                    }
+                    if (level == SOL_IPV6 && type == IPV6_PKTINFO && cmsgLength >= 16 + 20) {
+                        byte[] a = new byte[16];
+                        inControl.asByteBuffer().get((int) (base + at + 16), a);
+                        return InetAddress.getByAddress(a);
+                    }
+                } catch (UnknownHostException e) {
+                    return null; // cannot happen for 4 or 16 bytes
+                }
+                at += (cmsgLength + 7) & ~7L;
+            }
+            return null;
         }
 
         /**

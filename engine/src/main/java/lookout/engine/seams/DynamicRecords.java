@@ -1,4 +1,4 @@
-package lookout.engine.core;
+package lookout.engine.seams;
 
 import java.net.InetAddress;
 import java.util.List;

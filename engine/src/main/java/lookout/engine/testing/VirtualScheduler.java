@@ -1,4 +1,4 @@
-package lookout.engine.api;
+package lookout.engine.testing;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import lookout.engine.api.Scheduler;
 
 /**
  * A {@link Scheduler} whose clock only moves when a test says so. Tasks run on one dedicated

@@ -1,4 +1,4 @@
-package lookout.engine.pva.client;
+package lookout.engine.seams;
 
 import java.net.InetSocketAddress;
 

@@ -1,4 +1,4 @@
-package lookout.engine.core;
+package lookout.engine.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,13 +22,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import lookout.engine.api.EngineOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The engine loop's transport: epoll on Linux, batched reads whole, bind errors as the JDK's. */
 class TransportTest {
 
-    private final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, Transport.preferred().ioHandlerFactory());
+    private final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, auto().ioHandlerFactory());
+
+    private static Transport auto() {
+        return Transport.choose(EngineOptions.TransportChoice.AUTO);
+    }
 
     @AfterEach
     void close() {
@@ -40,8 +45,10 @@ class TransportTest {
         String arch = System.getProperty("os.arch");
         assumeTrue(System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux")
                 && List.of("amd64", "x86_64", "aarch64").contains(arch), "Netty ships epoll for this machine");
-        assertThat(Transport.preferred()).isEqualTo(Transport.EPOLL);
-        assertThat(Transport.epollUnavailableReason()).isNull();
+        assertThat(auto()).isEqualTo(Transport.EPOLL);
+        assertThat(Transport.epollUnavailableReason(auto())).isNull();
+        assertThat(Transport.choose(EngineOptions.TransportChoice.NIO)).isEqualTo(Transport.NIO);
+        assertThat(Transport.epollUnavailableReason(Transport.NIO)).isNotNull();
         assertThat(Transport.of(io)).isEqualTo(Transport.EPOLL);
         assertThat(Transport.EPOLL.datagram(null)).isInstanceOf(EpollDatagramChannel.class);
     }
@@ -100,7 +107,7 @@ class TransportTest {
     void reusePortLetsTwoSocketsOfOneProcessShareAPortOnEitherTransport() throws Exception {
         InetAddress lo = InetAddress.getByName("127.0.0.1");
         for (Transport t : Transport.values()) {
-            if (t == Transport.EPOLL && Transport.preferred() != Transport.EPOLL) {
+            if (t == Transport.EPOLL && auto() != Transport.EPOLL) {
                 continue; // no native library here
             }
             assertThat(t.reusePortSupported()).as(t.name()).isTrue();

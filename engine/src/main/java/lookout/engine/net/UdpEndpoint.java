@@ -1,0 +1,79 @@
+package lookout.engine.net;
+
+import io.netty.buffer.ByteBuf;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
+/**
+ * One UDP socket of the engine, for DNS and PVA alike: datagrams come in bursts to its
+ * {@link UdpReceiver} on the one thread that reads it (a Netty event loop, or a reader thread of
+ * its own for a natively read socket), each with its sender and — where the endpoint
+ * {@link #knowsDestination() knows it} — the address it was sent to; answers go out in batches.
+ *
+ * <p>Sending: on the reader thread during a burst, datagrams are queued and leave together
+ * ({@code sendmmsg}) every {@link #FLUSH_EVERY} and when the burst ends; from any other thread, or
+ * outside a burst, each leaves at once. A datagram the kernel refuses is counted
+ * ({@link #sendErrors()}) and reported to the receiver ({@link UdpReceiver#sendFailed}) with its
+ * errno; it never throws.
+ *
+ * <p>Concurrency: {@link #send}, {@link #sendErrors}, {@link #close} may be called from any thread;
+ * {@link #reply} only from inside {@link UdpReceiver#datagram} on the reader thread.
+ */
+public interface UdpEndpoint {
+
+    /**
+     * Datagrams a burst queues before they leave (one {@code sendmmsg}), as gdnsd does: the first
+     * answers of a long burst leave sooner, at the same CPU per datagram as one send per burst of 64
+     * within this machine's noise (docs/adr/0002-native-datagrams.md).
+     */
+    int FLUSH_EVERY = 16;
+
+    /** The address and port bound (port 0 resolved). */
+    InetSocketAddress localAddress();
+
+    /** True when {@link UdpReceiver#datagram} is given each datagram's destination address. */
+    boolean knowsDestination();
+
+    /** True when {@link #send}'s {@code from} chooses the source address (IP_PKTINFO). */
+    boolean choosesSource();
+
+    /**
+     * Sends {@code length} bytes of {@code data} from {@code offset} to {@code to}, leaving from
+     * {@code from} where the endpoint {@link #choosesSource() can choose} (null: the kernel's choice,
+     * the bound address). The bytes are copied before this returns. False when the datagram was not
+     * sent (closed endpoint, refused by the kernel, a full queue).
+     */
+    boolean send(byte[] data, int offset, int length, InetSocketAddress to, InetAddress from);
+
+    /** {@link #send(byte[], int, int, InetSocketAddress, InetAddress)} of a buffer's readable bytes; releases it. */
+    boolean send(ByteBuf data, InetSocketAddress to, InetAddress from);
+
+    /**
+     * Answers the datagram being delivered: to its sender, from the address it was sent to. Only
+     * inside {@link UdpReceiver#datagram}, on the reader thread (a natively read socket reuses the
+     * sender's address as received, without encoding it again).
+     */
+    boolean reply(byte[] data, int offset, int length);
+
+    /**
+     * Runs {@code work} on the calling thread and sends whatever it sends together at its end (one
+     * {@code sendmmsg}): answers to a burst handed over from another endpoint's reader leave in one
+     * go. Blocks may nest; sends from other threads meanwhile may join the batch.
+     */
+    void sendTogether(Runnable work);
+
+    /** True on the thread that reads this endpoint. */
+    boolean onReaderThread();
+
+    /** Datagrams the kernel would not send, ever, on this endpoint. */
+    long sendErrors();
+
+    /** How it is read, for logs and status: {@code netty-epoll}, {@code netty-nio}, {@code native}. */
+    String readBy();
+
+    /**
+     * Closes the socket. A natively read endpoint wakes its reader and waits for it (bounded)
+     * before freeing anything. Idempotent.
+     */
+    void close();
+}
