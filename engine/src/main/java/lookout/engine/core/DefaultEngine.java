@@ -102,10 +102,14 @@ public final class DefaultEngine implements Engine, ServiceContext {
             throw new IllegalStateException("engine is " + state);
         }
         state = EngineState.STARTING;
-        Transport.leakDetection(options.leakDetection());
+        Transport.leakDetection(options.leakDetection() == EngineOptions.LeakDetection.OFF);
         Transport transport;
         try {
-            transport = Transport.choose(options.transport());
+            transport = Transport.choose(switch (options.transport()) {
+                case AUTO -> null;
+                case EPOLL -> Transport.EPOLL;
+                case NIO -> Transport.NIO;
+            });
         } catch (RuntimeException | Error e) {
             state = EngineState.FAILED;
             throw new IllegalStateException("the epoll transport was asked for and is unavailable: " + e, e);

@@ -137,7 +137,7 @@ public final class ResolverService implements Service, Commands.Resolver {
                 () -> ctx.seam(DynamicRecords.class), rc, config.zones());
         allow = rc.allow();
         publishLoopView(rc);
-        nativeUdp = Transport.nativeDatagrams(ctx.options().udpReads(), rc.udpThreads(), anyWildcard(rc.listen()));
+        nativeUdp = readNatively(ctx.options().udpReads(), rc.udpThreads(), anyWildcard(rc.listen()));
         answerLoops(rc.udpThreads());
         bind(rc.listen());
         rateTimer = scheduler.scheduleAtFixedRate(() -> {
@@ -212,7 +212,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         publishLoopView(rc);
         if (!before.resolver().listen().equals(rc.listen()) || before.resolver().udpThreads() != rc.udpThreads()) {
             closeListeners();
-            nativeUdp = Transport.nativeDatagrams(ctx.options().udpReads(), rc.udpThreads(), anyWildcard(rc.listen()));
+            nativeUdp = readNatively(ctx.options().udpReads(), rc.udpThreads(), anyWildcard(rc.listen()));
             answerLoops(rc.udpThreads());
             bind(rc.listen());
         }
@@ -396,6 +396,31 @@ public final class ResolverService implements Service, Commands.Resolver {
                         lookout.engine.api.Severity.WARNING, warn));
             }
         }
+    }
+
+    /**
+     * Whether the UDP listeners are read natively ({@link lookout.engine.net.Udp#nativeRead}: a reader
+     * thread per socket blocked in {@code recvmmsg}, as gdnsd does) rather than through Netty, for
+     * {@code udpThreads} sockets per address: {@code AUTO} natively from two sockets up, or when a
+     * listen address is a wildcard (only native reads answer from the address each datagram was sent
+     * to), where the JVM allows it; one socket on a specific address is best read on the engine loop
+     * itself, where cache hits and forwarding are answered without a hop between threads.
+     * {@code NATIVE} always (an error saying why where it cannot be done), {@code NETTY} never.
+     */
+    static boolean readNatively(lookout.engine.api.EngineOptions.UdpReads wanted, int udpThreads, boolean wildcard)
+            throws IOException {
+        if (wanted == lookout.engine.api.EngineOptions.UdpReads.NETTY) {
+            return false;
+        }
+        if (wanted == lookout.engine.api.EngineOptions.UdpReads.NATIVE) {
+            String why = Transport.nativeDatagramsUnavailable();
+            if (why != null) {
+                throw new IOException("native UDP reads were asked for: " + why);
+            }
+            return true;
+        }
+        // probed only when wanted: the first probe links the C functions (start-up time)
+        return (udpThreads > 1 || wildcard) && Transport.nativeDatagramsUnavailable() == null;
     }
 
     private static boolean anyWildcard(List<InetSocketAddress> listen) {

@@ -28,7 +28,6 @@ import java.net.InetAddress;
 import java.net.SocketAddress;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.function.Consumer;
-import lookout.engine.api.EngineOptions;
 
 /**
  * Which Netty transport the engine's sockets use: Linux's native epoll where Netty's native
@@ -41,8 +40,9 @@ import lookout.engine.api.EngineOptions;
  * one {@code sendto} per datagram; and opening the fresh socket that seed 000 wants for each upstream
  * transaction is a plain {@code socket(2)}, without the JDK channel's bookkeeping.
  *
- * <p>{@link EngineOptions#transport()} chooses: {@code NIO} forces NIO (for comparison, or where the
- * native library must not be unpacked to the temporary directory); {@code EPOLL} insists on epoll.
+ * <p>The engine's options choose ({@code lookout.engine.api.EngineOptions#transport()}): NIO forces
+ * NIO (for comparison, or where the native library must not be unpacked to the temporary
+ * directory); EPOLL insists on epoll. This package depends on Netty alone: it is the bottom room.
  */
 public enum Transport {
     EPOLL, NIO;
@@ -57,17 +57,19 @@ public enum Transport {
     /** The buffer one batched read fills: the pooled allocator's thread cache takes up to 32 KiB. */
     static final int RECEIVE_BUFFER = 32 * 1024;
 
-    /** The transport an engine built with {@code wanted} uses; EPOLL throws where epoll is unavailable. */
-    public static Transport choose(EngineOptions.TransportChoice wanted) {
-        switch (wanted) {
-            case NIO:
-                return NIO;
-            case EPOLL:
-                Epoll.ensureAvailability();
-                return EPOLL;
-            default:
-                return epollAvailable() ? EPOLL : NIO;
+    /**
+     * The transport to use when {@code wanted} is asked for (null: epoll where it is available, else
+     * NIO); EPOLL throws where epoll is unavailable.
+     */
+    public static Transport choose(Transport wanted) {
+        if (wanted == NIO) {
+            return NIO;
         }
+        if (wanted == EPOLL) {
+            Epoll.ensureAvailability();
+            return EPOLL;
+        }
+        return epollAvailable() ? EPOLL : NIO;
     }
 
     private static boolean epollAvailable() {
@@ -82,39 +84,12 @@ public enum Transport {
      * Turns Netty's buffer leak detector off, or leaves it as Netty's own settings say. By default
      * it samples one buffer in 128 and records a stack trace for it; with two buffers per datagram
      * that is thousands of stack traces a second under load, all to find a leak the tests already
-     * look for (their runs ask for {@link EngineOptions.LeakDetection#AS_CONFIGURED} and set the
-     * level, see the poms).
+     * look for (their runs leave it on and set the level, see the poms).
      */
-    public static void leakDetection(EngineOptions.LeakDetection wanted) {
-        if (wanted == EngineOptions.LeakDetection.OFF) {
+    public static void leakDetection(boolean off) {
+        if (off) {
             io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
         }
-    }
-
-    /**
-     * Whether the resolver's UDP listeners are read natively ({@link NativeDatagram}: a reader
-     * thread per socket blocked in {@code recvmmsg}, as gdnsd does) rather than through Netty, for
-     * {@code udpThreads} sockets per address. {@code -Dlookout.udp}: {@code auto} (the default:
-     * natively from two sockets up, or when a listen address is a wildcard — only native reads
-     * answer from the address each datagram was sent to — where the JVM allows it; one socket on
-     * a specific address is best read on the engine loop itself, where cache hits and forwarding
-     * are answered without a hop between threads), {@code netty}, or {@code native} (always; an
-     * error saying why where it cannot be done), as {@link EngineOptions#udpReads()} says.
-     */
-    public static boolean nativeDatagrams(EngineOptions.UdpReads wanted, int udpThreads, boolean wildcard)
-            throws IOException {
-        if (wanted == EngineOptions.UdpReads.NETTY) {
-            return false;
-        }
-        if (wanted == EngineOptions.UdpReads.NATIVE) {
-            String why = nativeDatagramsUnavailable();
-            if (why != null) {
-                throw new IOException("native UDP reads were asked for: " + why);
-            }
-            return true;
-        }
-        // probed only when wanted: the first probe links the C functions (start-up time)
-        return (udpThreads > 1 || wildcard) && nativeDatagramsUnavailable() == null;
     }
 
     /** Why UDP listeners cannot be read natively in this JVM, or null when they can. */

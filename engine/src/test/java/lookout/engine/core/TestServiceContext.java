@@ -23,7 +23,7 @@ import lookout.engine.net.Transport;
 public class TestServiceContext implements ServiceContext, AutoCloseable {
 
     public final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1,
-            Transport.choose(EngineOptions.TransportChoice.AUTO).ioHandlerFactory());
+            Transport.choose(null).ioHandlerFactory());
     public final Scheduler scheduler;
     public final List<EngineEvent> events = new CopyOnWriteArrayList<>();
     private final RandomGenerator random;

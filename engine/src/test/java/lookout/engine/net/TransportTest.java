@@ -32,7 +32,7 @@ class TransportTest {
     private final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, auto().ioHandlerFactory());
 
     private static Transport auto() {
-        return Transport.choose(EngineOptions.TransportChoice.AUTO);
+        return Transport.choose(null);
     }
 
     @AfterEach
@@ -47,7 +47,7 @@ class TransportTest {
                 && List.of("amd64", "x86_64", "aarch64").contains(arch), "Netty ships epoll for this machine");
         assertThat(auto()).isEqualTo(Transport.EPOLL);
         assertThat(Transport.epollUnavailableReason(auto())).isNull();
-        assertThat(Transport.choose(EngineOptions.TransportChoice.NIO)).isEqualTo(Transport.NIO);
+        assertThat(Transport.choose(Transport.NIO)).isEqualTo(Transport.NIO);
         assertThat(Transport.epollUnavailableReason(Transport.NIO)).isNotNull();
         assertThat(Transport.of(io)).isEqualTo(Transport.EPOLL);
         assertThat(Transport.EPOLL.datagram(null)).isInstanceOf(EpollDatagramChannel.class);

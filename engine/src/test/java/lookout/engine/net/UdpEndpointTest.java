@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class UdpEndpointTest {
 
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
-            Transport.choose(EngineOptions.TransportChoice.AUTO).ioHandlerFactory());
+            Transport.choose(null).ioHandlerFactory());
     private UdpEndpoint endpoint;
 
     @AfterEach

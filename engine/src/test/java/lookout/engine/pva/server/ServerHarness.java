@@ -33,7 +33,7 @@ final class ServerHarness implements ServiceContext, AutoCloseable {
 
     final VirtualScheduler scheduler = new VirtualScheduler();
     final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1,
-            lookout.engine.net.Transport.choose(EngineOptions.TransportChoice.AUTO).ioHandlerFactory());
+            lookout.engine.net.Transport.choose(null).ioHandlerFactory());
     final Map<String, String> env = new HashMap<>();
     final List<EngineEvent> events = new ArrayList<>();
     final RandomGenerator random = new SplittableRandom(6);
