@@ -43,6 +43,21 @@ class ArchitectureTest {
         return packages;
     }
 
+    /**
+     * MVVM (STYLE, after JabRef): a view model holds state and commands, never a node or control, so
+     * it is tested without a toolkit and the view stays thin. javafx.base (properties, observable
+     * collections) is fine; javafx.scene is the view's.
+     */
+    @Test
+    void viewModelsUseNoSceneClasses() {
+        assertThat(CONSOLE.stream().filter(c -> c.getSimpleName().endsWith("ViewModel")).count())
+                .as("view models found").isGreaterThanOrEqualTo(6);
+        noClasses().that().haveSimpleNameEndingWith("ViewModel")
+                .should().dependOnClassesThat().resideInAnyPackage("javafx.scene..", "org.controlsfx..")
+                .because("a view model is tested without a toolkit; scene classes belong to its view")
+                .check(CONSOLE);
+    }
+
     @Test
     void panesDoNotReachIntoEachOther() {
         // One package per pane (STYLE): panes share only widgets and the gateway, never each other.

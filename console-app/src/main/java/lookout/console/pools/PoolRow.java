@@ -8,8 +8,13 @@ import javafx.beans.property.SimpleDoubleProperty;
 import javafx.beans.property.SimpleLongProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
 
-/** One line of the pools tree: a resource, a family, a group or an address (item). */
+/**
+ * One line of the pools tree: a resource, a family, a group or an address (item), with the lines
+ * below it. A plain model object (no toolkit): the view mirrors the tree into its own tree items.
+ */
 public final class PoolRow {
 
     /** What the line is. */
@@ -35,10 +40,20 @@ public final class PoolRow {
     final StringProperty whatIfState = new SimpleStringProperty("");
     /** Family lines: single-answer mode (odds of its items add to 1). */
     final BooleanProperty single = new SimpleBooleanProperty();
+    /** The lines below this one, in display order; changed only when membership or order changes. */
+    final ObservableList<PoolRow> children = FXCollections.observableArrayList();
+    /** Whether the view shows the lines below (resources, families and groups open; items have none). */
+    final boolean expandedAtFirst;
 
     PoolRow(Kind kind, String key) {
         this.kind = kind;
         this.key = key;
+        this.expandedAtFirst = kind != Kind.ITEM;
+    }
+
+    /** The lines below this one (read-only for views). */
+    public ObservableList<PoolRow> children() {
+        return FXCollections.unmodifiableObservableList(children);
     }
 
     public Kind kind() {

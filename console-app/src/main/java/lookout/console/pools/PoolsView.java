@@ -64,7 +64,7 @@ public final class PoolsView {
         IndicatorLabel.bind(statusLabel, vm.status());
         detailLabel.textProperty().bind(vm.detailProperty());
         actionLabel.textProperty().bind(vm.actionMessageProperty());
-        tree.setRoot(vm.root());
+        tree.setRoot(new RowTree().mirror(vm.root()));
         tree.setPlaceholder(new Label("No resources."));
         column(nameColumn, r -> r.name);
         column(targetColumn, r -> r.target);

@@ -11,7 +11,6 @@ import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
-import javafx.scene.control.TreeItem;
 import lookout.console.widgets.Indicator;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.PoolsSnapshot;
@@ -21,8 +20,9 @@ import lookout.engine.api.PoolsSnapshot;
  * forced and effective state, live weight and exact odds (computed by the engine, seed 001), the
  * FAILOVER badge, and force UP / DOWN / release.
  *
- * <p>Concurrency: UI thread only. The tree's items are created once per key and updated in place.
- * ({@link TreeItem} is a plain model class; it needs no toolkit.)
+ * <p>Concurrency: UI thread only. The tree's rows are created once per key and updated in place;
+ * a row's children list changes only when membership or order does. No toolkit class here: the
+ * view mirrors the rows into its tree.
  */
 public final class PoolsViewModel {
 
@@ -41,8 +41,8 @@ public final class PoolsViewModel {
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper actionMessage = new ReadOnlyStringWrapper("");
     private final BooleanProperty running = new SimpleBooleanProperty();
-    private final TreeItem<PoolRow> root = new TreeItem<>(new PoolRow(PoolRow.Kind.RESOURCE, ""));
-    private final Map<String, TreeItem<PoolRow>> items = new HashMap<>();
+    private final PoolRow root = new PoolRow(PoolRow.Kind.RESOURCE, "");
+    private final Map<String, PoolRow> items = new HashMap<>();
     private final BooleanProperty whatIf = new SimpleBooleanProperty();
     private final Map<String, String> hypothetical = new java.util.LinkedHashMap<>();
     private final ReadOnlyStringWrapper whatIfText = new ReadOnlyStringWrapper("");
@@ -52,7 +52,6 @@ public final class PoolsViewModel {
     public PoolsViewModel(Commands commands) {
         this.commands = commands;
         status.set("Waiting for the first snapshot…", Indicator.Level.INACTIVE);
-        root.setExpanded(true);
         whatIf.addListener((o, was, on) -> {
             if (on) {
                 recomputeWhatIf();
@@ -87,7 +86,8 @@ public final class PoolsViewModel {
         return whatIfText.getReadOnlyProperty();
     }
 
-    public TreeItem<PoolRow> root() {
+    /** The invisible top line; its children are the resources. */
+    public PoolRow root() {
         return root;
     }
 
@@ -103,8 +103,7 @@ public final class PoolsViewModel {
 
     /** The row with this key ({@code resource}, {@code resource/family}, {@code …/group}, {@code …/label}), or null. */
     public PoolRow row(String key) {
-        TreeItem<PoolRow> t = items.get(key);
-        return t == null ? null : t.getValue();
+        return items.get(key);
     }
 
     /** The item row of {@code label} in {@code resource}/{@code family}, or null. */
@@ -134,22 +133,20 @@ public final class PoolsViewModel {
         }
         int ok = 0;
         int fo = 0;
-        List<TreeItem<PoolRow>> resources = new ArrayList<>();
+        List<PoolRow> resources = new ArrayList<>();
         for (PoolsSnapshot.PoolResource r : p.resources()) {
-            TreeItem<PoolRow> rt = item(PoolRow.Kind.RESOURCE, r.name());
-            PoolRow rr = rt.getValue();
+            PoolRow rr = item(PoolRow.Kind.RESOURCE, r.name());
             rr.name.set(r.name());
             rr.target.set(r.kind());
             rr.note.set(r.answers() + " answers drawn");
             rr.forced.set(r.forcedState() == null ? "" : r.forcedState());
-            List<TreeItem<PoolRow>> fams = new ArrayList<>();
+            List<PoolRow> fams = new ArrayList<>();
             long total = 0;
             long live = 0;
             boolean anyFailover = false;
             for (PoolsSnapshot.PoolFamily f : r.families()) {
                 String fk = r.name() + "/" + f.family();
-                TreeItem<PoolRow> ft = item(PoolRow.Kind.FAMILY, fk);
-                PoolRow fr = ft.getValue();
+                PoolRow fr = item(PoolRow.Kind.FAMILY, fk);
                 fr.name.set(f.family());
                 fr.target.set(f.mode());
                 fr.weight.set(f.totalWeight());
@@ -168,12 +165,11 @@ public final class PoolsViewModel {
                     ok++;
                 }
                 boolean grouped = f.mode().startsWith("grouped");
-                List<TreeItem<PoolRow>> groupItems = new ArrayList<>();
+                List<PoolRow> groupItems = new ArrayList<>();
                 for (PoolsSnapshot.PoolGroup g : f.groups()) {
-                    List<TreeItem<PoolRow>> leafs = new ArrayList<>();
+                    List<PoolRow> leafs = new ArrayList<>();
                     for (PoolsSnapshot.PoolItem it : g.items()) {
-                        TreeItem<PoolRow> lt = item(PoolRow.Kind.ITEM, fk + "/" + it.label());
-                        PoolRow lr = lt.getValue();
+                        PoolRow lr = item(PoolRow.Kind.ITEM, fk + "/" + it.label());
                         lr.name.set(it.label());
                         lr.target.set(it.target());
                         lr.weight.set(it.weight());
@@ -183,29 +179,28 @@ public final class PoolsViewModel {
                         PoolsSnapshot.PoolMonitor forced = forcedByTarget.get(it.target());
                         lr.forced.set(forced == null ? "" : forced.forcedState());
                         lr.effective.set(it.down() ? "DOWN" : "UP");
-                        leafs.add(lt);
+                        leafs.add(lr);
                     }
                     if (grouped) {
-                        TreeItem<PoolRow> gt = item(PoolRow.Kind.GROUP, fk + "/" + g.name());
-                        PoolRow gr = gt.getValue();
+                        PoolRow gr = item(PoolRow.Kind.GROUP, fk + "/" + g.name());
                         gr.name.set(g.name());
                         gr.weight.set(g.weight());
                         gr.liveWeight.set(g.liveWeight());
                         gr.odds.set(g.probability());
-                        sync(gt, leafs);
-                        groupItems.add(gt);
+                        sync(gr, leafs);
+                        groupItems.add(gr);
                     } else {
                         groupItems.addAll(leafs);
                     }
                 }
-                sync(ft, groupItems);
-                fams.add(ft);
+                sync(fr, groupItems);
+                fams.add(fr);
             }
             rr.weight.set(total);
             rr.liveWeight.set(live);
             rr.effective.set(anyFailover ? "FAILOVER" : "");
-            sync(rt, fams);
-            resources.add(rt);
+            sync(rr, fams);
+            resources.add(rr);
         }
         sync(root, resources);
         familiesOk = ok;
@@ -233,29 +228,25 @@ public final class PoolsViewModel {
         return sb.toString();
     }
 
-    private TreeItem<PoolRow> item(PoolRow.Kind kind, String key) {
-        return items.computeIfAbsent(kind + ":" + key, k -> {
-            TreeItem<PoolRow> t = new TreeItem<>(new PoolRow(kind, key));
-            t.setExpanded(kind != PoolRow.Kind.ITEM);
-            return t;
-        });
+    private PoolRow item(PoolRow.Kind kind, String key) {
+        return items.computeIfAbsent(kind + ":" + key, k -> new PoolRow(kind, key));
     }
 
     /** Children in order, touching the list only when membership or order changed. */
-    private void sync(TreeItem<PoolRow> parent, List<TreeItem<PoolRow>> children) {
-        if (!parent.getChildren().equals(children)) {
-            for (TreeItem<PoolRow> gone : parent.getChildren()) {
+    private void sync(PoolRow parent, List<PoolRow> children) {
+        if (!parent.children.equals(children)) {
+            for (PoolRow gone : parent.children) {
                 if (!children.contains(gone)) {
                     forget(gone);
                 }
             }
-            parent.getChildren().setAll(children);
+            parent.children.setAll(children);
         }
     }
 
-    private void forget(TreeItem<PoolRow> t) {
-        items.remove(t.getValue().kind() + ":" + t.getValue().key());
-        t.getChildren().forEach(this::forget);
+    private void forget(PoolRow r) {
+        items.remove(r.kind() + ":" + r.key());
+        r.children.forEach(this::forget);
     }
 
     // ------------------------------------------------------------------ actions
@@ -304,9 +295,9 @@ public final class PoolsViewModel {
     private void clearWhatIf() {
         hypothetical.clear();
         whatIfText.set("");
-        for (TreeItem<PoolRow> t : items.values()) {
-            t.getValue().whatIfOdds.set(-1);
-            t.getValue().whatIfState.set("");
+        for (PoolRow r : items.values()) {
+            r.whatIfOdds.set(-1);
+            r.whatIfState.set("");
         }
     }
 
