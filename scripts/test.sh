@@ -11,26 +11,30 @@ cd "$root"
 start=$(date +%s)
 
 # The closing line counts every JUnit test from the Surefire reports plus each script check, in
-# the plain form 'tests: N passed, N failed, N skipped', whether the run passes or not.
+# the plain form 'tests: N passed, N failed, N skipped', whether the run passes or not. The counts
+# come from the reports' test cases (scripts/skips.py: Surefire's per-class totals are wrong for
+# classes run by both JUnit Jupiter and jqwik).
 script_passed=0
 script_failed=0
 closing() {
     local counts
-    counts=$(python3 - <<'PY' 2>/dev/null || echo "0 0 0"
-import glob, xml.etree.ElementTree as ET
-t = f = s = 0
-for path in glob.glob('*/target/surefire-reports/TEST-*.xml'):
-    try:
-        r = ET.parse(path).getroot()
-    except ET.ParseError:
-        continue
-    t += int(r.get('tests', 0)); s += int(r.get('skipped', 0))
-    f += int(r.get('failures', 0)) + int(r.get('errors', 0))
-print(t - f - s, f, s)
-PY
-)
+    counts=$(python3 scripts/skips.py counts 2>/dev/null || echo "0 0 0")
     read -r p f s <<<"$counts"
     echo "tests: $(( p + script_passed )) passed, $(( f + script_failed )) failed, $s skipped"
+}
+
+# Every skipped JUnit test is listed with its reason. With CI=true a skip fails the run unless the
+# test is on scripts/skip-allowed.txt ('Class#method  reason' or 'Class  reason'): a test CI skips
+# is a test CI does not run. Returns non-zero when the run must fail because of a skip.
+skips_ok() {
+    local status=0
+    echo "== skipped tests (allowed: scripts/skip-allowed.txt)"
+    python3 scripts/skips.py check scripts/skip-allowed.txt || status=$?
+    if [[ ${CI:-} == true ]] && (( status != 0 )); then
+        echo "== FAILED: CI=true and a test was skipped that scripts/skip-allowed.txt does not allow" >&2
+        return 1
+    fi
+    return 0
 }
 
 echo "== mvn -B verify (all modules; the jlink module builds the image)"
@@ -46,6 +50,7 @@ if (( mvn_status != 0 )); then
     echo "== FAILED: mvn verify exited $mvn_status; disk free: $(df -Ph . | awk 'NR==2 {print $4}'); first errors:" >&2
     grep -m 8 '\[ERROR\]' "$mvn_log" >&2 || true
     script_failed=$(( script_failed + 1 )) # the build itself, whatever its reports say
+    skips_ok || true # listed; the run fails anyway
     closing
     exit 1
 fi
@@ -65,6 +70,10 @@ for check in "${checks[@]}"; do
         failed+=("$check")
     fi
 done
+if ! skips_ok; then
+    script_failed=$(( script_failed + 1 )) # the skip check itself, as for a failed build
+    failed+=("skipped tests")
+fi
 if (( ${#failed[@]} )); then
     echo "== FAILED: ${failed[*]}" >&2
     closing

@@ -158,7 +158,7 @@ public final class VirtualScheduler implements Scheduler, AutoCloseable {
             Timer next;
             synchronized (this) {
                 next = timers.peek();
-                if (next == null || next.due > target) {
+                if (next == null || next.due - target > 0) {
                     break;
                 }
                 timers.poll();
@@ -166,7 +166,7 @@ public final class VirtualScheduler implements Scheduler, AutoCloseable {
             if (next.cancelled) {
                 continue;
             }
-            if (next.due > nanos.get()) {
+            if (next.due - nanos.get() > 0) {
                 nanos.set(next.due);
             }
             runSafely(next.task);
@@ -178,7 +178,7 @@ public final class VirtualScheduler implements Scheduler, AutoCloseable {
                 }
             }
         }
-        if (target > nanos.get()) {
+        if (target - nanos.get() > 0) {
             nanos.set(target);
         }
         drainQueue();
@@ -239,7 +239,8 @@ public final class VirtualScheduler implements Scheduler, AutoCloseable {
 
         @Override
         public int compareTo(Timer o) {
-            int c = Long.compare(due, o.due);
+            // by difference: nanoTime wraps (Scheduler: only differences are meaningful)
+            int c = Long.compare(due - o.due, 0);
             return c != 0 ? c : Long.compare(seq, o.seq);
         }
 

@@ -77,6 +77,34 @@ class VirtualSchedulerTest {
         assertThat(clock.call(() -> List.copyOf(at))).containsExactly(1_000_000_000L, 1_010_000_000L);
     }
 
+    /**
+     * Nanosecond clocks wrap (Scheduler: only differences are meaningful), so due times compare by
+     * difference: a clock started 1.5 s before {@code Long.MAX_VALUE} runs its timers in due order,
+     * each once, across the wrap.
+     */
+    @Test
+    void timersFireOnceEachAndInDueOrderAcrossTheWrapOfTheClock() {
+        long start = Long.MAX_VALUE - 1_500_000_000L;
+        try (VirtualScheduler wrapping = new VirtualScheduler(Instant0.EPOCH, start)) {
+            List<String> fired = new ArrayList<>();
+            int[] ticks = new int[1];
+            wrapping.schedule(() -> fired.add("c@3s"), 3, TimeUnit.SECONDS);
+            wrapping.schedule(() -> fired.add("a@1s"), 1, TimeUnit.SECONDS);
+            wrapping.schedule(() -> fired.add("b@2s"), 2, TimeUnit.SECONDS); // due past the wrap
+            wrapping.scheduleAtFixedRate(() -> ticks[0]++, 1, 1, TimeUnit.SECONDS);
+
+            wrapping.advance(Duration.ofMillis(1999));
+            assertThat(wrapping.call(() -> List.copyOf(fired))).containsExactly("a@1s");
+            assertThat(wrapping.call(() -> ticks[0])).isEqualTo(1);
+            assertThat(wrapping.nanoTime()).isEqualTo(start + 1_999_000_000L).isNegative();
+
+            wrapping.advance(Duration.ofSeconds(2));
+            assertThat(wrapping.call(() -> List.copyOf(fired))).containsExactly("a@1s", "b@2s", "c@3s");
+            assertThat(wrapping.call(() -> ticks[0])).isEqualTo(3);
+            assertThat(wrapping.nanoTime() - start).isEqualTo(3_999_000_000L);
+        }
+    }
+
     @Test
     void tasksRunOnTheLoopThreadAndAdvanceFromTheLoopIsRefused() {
         assertThat(clock.inLoop()).isFalse();
