@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 import lookout.engine.api.EngineEvent;
-import lookout.engine.api.VirtualScheduler;
+import lookout.engine.testing.VirtualScheduler;
 import lookout.engine.config.ConfigProblems;
 import lookout.engine.config.ServiceTypeConfig;
 import lookout.engine.config.vscf.VscfParser;
