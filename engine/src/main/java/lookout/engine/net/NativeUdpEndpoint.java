@@ -225,7 +225,7 @@ final class NativeUdpEndpoint implements UdpEndpoint, Runnable {
                     if (receiveErrors++ == 0) {
                         LOG.log(Level.WARNING, "UDP receive on " + socket.localAddress() + " failed: " + b.error());
                     }
-                    notify(new NetError(0, b.error(), null));
+                    notify(new NetError(b.errno(), b.error(), null));
                     // not a protocol timer: a pause so that a socket in a lasting error state does not spin
                     LockSupport.parkNanos(1_000_000);
                     continue;
