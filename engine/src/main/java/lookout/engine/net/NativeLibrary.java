@@ -53,7 +53,7 @@ final class NativeLibrary {
             String why = load(platform, () -> NativeLibrary.class.getResourceAsStream(resource(platform)), null);
             return why != null ? why : checkAbi();
         } catch (Throwable t) { // never out of here: the engine falls back to Netty
-            return "liblookoutnet.so could not be loaded: " + t;
+            return "liblookoutnet.so could not be loaded: " + words(t);
         }
     }
 
@@ -93,7 +93,7 @@ final class NativeLibrary {
             }
             return unpackAndLoad(in, tmp);
         } catch (IOException | UncheckedIOException e) {
-            return "lib" + NAME + ".so could not be unpacked: " + e;
+            return "lib" + NAME + ".so could not be unpacked: " + words(e);
         }
     }
 
@@ -103,7 +103,7 @@ final class NativeLibrary {
             dir = tmp == null ? Files.createTempDirectory("lookout-native") : Files.createTempDirectory(tmp, "lookout-native");
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             return "lib" + NAME + ".so could not be unpacked: no private directory in "
-                    + (tmp == null ? "the temporary directory" : tmp) + " (" + e + ")";
+                    + (tmp == null ? "the temporary directory" : tmp) + " (" + words(e) + ")";
         }
         Path file = dir.resolve("lib" + NAME + ".so");
         try {
@@ -122,6 +122,12 @@ final class NativeLibrary {
                 // a leftover in the temporary directory, nothing worse
             }
         }
+    }
+
+    /** What an operator reads of a failure: its message (the kind only when it has none). */
+    private static String words(Throwable t) {
+        String m = t.getMessage();
+        return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
     }
 
     private static String checkAbi() {
