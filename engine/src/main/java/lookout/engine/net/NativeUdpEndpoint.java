@@ -27,8 +27,6 @@ import java.util.concurrent.locks.LockSupport;
 final class NativeUdpEndpoint implements UdpEndpoint, Runnable {
 
     private static final Logger LOG = System.getLogger("lookout.net.udp");
-    /** Answers queued off the reader thread in one {@link #sendTogether} block before they leave. */
-    private static final int OUTBOX = 512;
 
     private final NativeDatagram socket;
     private final UdpReceiver receiver;
