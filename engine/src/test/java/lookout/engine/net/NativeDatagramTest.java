@@ -154,6 +154,27 @@ class NativeDatagramTest {
         }
     }
 
+    /** The flag and the length are each datagram's own: a cut one beside a whole one in the same burst. */
+    @Test
+    void inABurstOnlyTheLongDatagramIsFlaggedCut() throws Exception {
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+             DatagramSocket a = client()) {
+            send(a, "y".repeat(700), socket.localAddress());
+            send(a, "short", socket.localAddress());
+            java.util.List<String> got = onReader(socket, 512, batch -> {
+                java.util.List<String> seen = new java.util.ArrayList<>();
+                for (int round = 0; round < 2 && seen.size() < 2; round++) { // MSG_WAITFORONE: 1 or 2 at a time
+                    int n = batch.receive();
+                    for (int i = 0; i < n; i++) {
+                        seen.add(batch.length(i) + (batch.truncated(i) ? " cut" : " whole"));
+                    }
+                }
+                return seen;
+            });
+            assertThat(got).containsExactly("512 cut", "5 whole");
+        }
+    }
+
     @Test
     void anyThreadMaySendAndAnIpv4SocketRefusesAnIpv6Destination() throws Exception {
         try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
