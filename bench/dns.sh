@@ -10,6 +10,12 @@
 # The machine is shared, so each round runs every server once per mode, the order rotating from
 # round to round, and the summary gives each server's median over the rounds.
 #
+# Lookout's UDP listener is read as the engine chooses (one socket: on the engine loop, through
+# Netty); LOOKOUT_UDP=netty|native|auto and LOOKOUT_UDP_THREADS=N (resolver.udp_threads, default 1)
+# choose otherwise. LOOKOUT_IMAGE=DIR runs the runtime image's launcher (DIR/bin/lookout
+# --headless; another build's image for A/B runs: docs/adr/0002-native-datagrams.md) instead of
+# the engine's classes.
+#
 # Needs: dnsperf nsd unbound dnsmasq (Debian packages), Java 17, Maven. Uses 127.0.0.1 only, on
 # ports picked free at start. Writes raw output to bench/out/dns/.
 set -euo pipefail
@@ -71,11 +77,15 @@ C
 nsd -d -c "$out/nsd.conf" > "$out/nsd.log" 2>&1 & pids+=($!)
 
 # ---------------------------------------------------------------- Lookout
-mvn -B -q -pl engine -am compile -DskipTests
-mvn -B -q -pl engine dependency:build-classpath -Dmdep.outputFile="$out/cp.txt" > /dev/null
+if [ -z "${LOOKOUT_IMAGE:-}" ]; then
+    # process-classes: the classes and the native library built into them
+    mvn -B -q -pl engine -am process-classes -DskipTests
+    mvn -B -q -pl engine dependency:build-classpath -Dmdep.outputFile="$out/cp.txt" > /dev/null
+fi
 cat > "$out/lookout.conf" <<C
 resolver => {
   listen => [ 127.0.0.1:$LK_PORT ]
+  udp_threads => ${LOOKOUT_UDP_THREADS:-1}
   allow => [ 127.0.0.0/8 ]
   scopes => { up => { default => true, servers => [ 127.0.0.1:$NSD_PORT ] } }
   cache_size => 1000000
@@ -85,12 +95,16 @@ pva => { addr_list => [ 127.0.0.1 ], auto_addr_list => false, beacon_addr_list =
 state_dir => $out/state
 C
 # LOOKOUT_JVM overrides the collector/heap flags; the GC log shows pauses behind latency outliers
-# --add-modules/--enable-native-access: the image's flags (UDP listeners read natively);
-# LOOKOUT_UDP=netty measures the Netty listeners instead
-java ${LOOKOUT_JVM:--Xms2g -Xmx2g -XX:+UseParallelGC -XX:MaxTenuringThreshold=1} -Xlog:gc:file="$out/lookout-gc.log" \
-    --add-modules jdk.incubator.foreign --enable-native-access=ALL-UNNAMED -Dlookout.udp="${LOOKOUT_UDP:-auto}" \
-    -cp "engine/target/classes:$(cat "$out/cp.txt")" \
-    bench/dns/RunEngine.java "$out/lookout.conf" > "$out/lookout.log" 2>&1 & pids+=($!)
+LK_JVM="${LOOKOUT_JVM:--Xms2g -Xmx2g -XX:+UseParallelGC -XX:MaxTenuringThreshold=1} -Xlog:gc:file=$out/lookout-gc.log"
+if [ -n "${LOOKOUT_IMAGE:-}" ]; then
+    # the launcher execs the JVM: LK_PID is the server's process, for its CPU time
+    LOOKOUT_OPTS="$LK_JVM" "$LOOKOUT_IMAGE/bin/lookout" --headless --config "$out/lookout.conf" \
+        --udp-reads "${LOOKOUT_UDP:-auto}" > "$out/lookout.log" 2>&1 & pids+=($!)
+else
+    # shellcheck disable=SC2086
+    java $LK_JVM -Dlookout.udp="${LOOKOUT_UDP:-auto}" -cp "engine/target/classes:$(cat "$out/cp.txt")" \
+        bench/dns/RunEngine.java "$out/lookout.conf" > "$out/lookout.log" 2>&1 & pids+=($!)
+fi
 LK_PID=$!
 
 # ---------------------------------------------------------------- unbound (one thread, like Lookout's one loop)

@@ -81,9 +81,9 @@ for STATE in all-up some-down failover; do
     echo "state_dir => state"
   } > "$L/lookout.conf"
   "$GDNSD" -c "$G" start > "$G/log" 2>&1 & GPID=$!
-  # the image's JVM flags: UDP listeners read natively (LOOKOUT_UDP=netty compares the Netty path)
-  (cd "$L" && exec java -Xmx256m --add-modules jdk.incubator.foreign --enable-native-access=ALL-UNNAMED \
-      -Dlookout.udp="${LOOKOUT_UDP:-auto}" -cp "$JAR" lookout.bench.ServeConfig "$L/lookout.conf") > "$L/log" 2>&1 & LPID=$!
+  # UDP listeners read as the engine chooses (LOOKOUT_UDP=netty compares the Netty path)
+  (cd "$L" && exec java -Xmx256m -Dlookout.udp="${LOOKOUT_UDP:-auto}" -cp "$JAR" lookout.bench.ServeConfig \
+      "$L/lookout.conf") > "$L/log" 2>&1 & LPID=$!
   for _ in $(seq 1 150); do
     if grep -q "DNS listeners started" "$G/log" 2>/dev/null && grep -q '^ready' "$L/log" 2>/dev/null; then break; fi
     sleep 0.2

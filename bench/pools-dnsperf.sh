@@ -12,9 +12,11 @@
 # Flight Recorder profile of Lookout over the whole run; SYSCALLS=1 prints each server's network
 # syscalls per query (perf's syscall tracepoints). GDNSD_UDP_THREADS=N sets gdnsd's udp_threads
 # (its default: 2 sockets and threads per listen address); Lookout's resolver.udp_threads is the
-# same number unless LOOKOUT_UDP_THREADS=N says otherwise. Lookout runs with the runtime image's
-# JVM flags (its UDP listeners read natively, a recvmmsg reader thread per socket);
-# LOOKOUT_UDP=netty runs its Netty listeners instead.
+# same number unless LOOKOUT_UDP_THREADS=N says otherwise. Lookout's UDP listeners are read as
+# the engine chooses (natively from 2 sockets up: a recvmmsg reader thread per socket);
+# LOOKOUT_UDP=netty runs its Netty listeners instead, LOOKOUT_UDP=native insists on native reads.
+# LOOKOUT_IMAGE=DIR runs the runtime image's launcher (DIR/bin/lookout --headless, another build's
+# image for A/B runs: docs/adr/0002-native-datagrams.md) instead of the benchmark jar.
 #
 # Needs gdnsd, dnsperf, java 17, maven (builds bench/target/benchmarks.jar when missing).
 set -euo pipefail
@@ -25,7 +27,7 @@ LOOKOUT_UDP_THREADS=${LOOKOUT_UDP_THREADS:-${GDNSD_UDP_THREADS:-2}}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 JAR=${LOOKOUT_JAR:-$ROOT/bench/target/benchmarks.jar} # LOOKOUT_JAR: another build, for A/B runs
 GDNSD=${GDNSD:-/usr/sbin/gdnsd}
-if [ ! -f "$JAR" ] || [ -n "${REBUILD:-}" ]; then
+if [ -z "${LOOKOUT_IMAGE:-}" ] && { [ ! -f "$JAR" ] || [ -n "${REBUILD:-}" ]; }; then
   (cd "$ROOT" && mvn -B -q -pl bench -am package -DskipTests)
 fi
 WORK=$(mktemp -d /tmp/lookout-pools-dnsperf.XXXXXX)
@@ -105,8 +107,18 @@ cp "$ROOT/bench/synopsis-example.com.zone" "$WORK/lookout/example.com"
 JFR_OPT=()
 if [ -n "${LOOKOUT_JFR:-}" ]; then JFR_OPT=("-XX:StartFlightRecording=filename=$LOOKOUT_JFR,settings=profile"); fi
  # LOOKOUT_JAVA_OPTS: more JVM options (e.g. -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit with PERF_RECORD=1)
-(cd "$WORK/lookout" && exec java -Xmx512m "${JFR_OPT[@]}" --add-modules jdk.incubator.foreign --enable-native-access=ALL-UNNAMED -Dlookout.udp="${LOOKOUT_UDP:-auto}" ${LOOKOUT_JAVA_OPTS:-} -cp "$JAR" lookout.bench.ServeConfig "$WORK/lookout/lookout.conf") > "$WORK/lookout/log" 2>&1 & PID=$!
-for _ in $(seq 1 150); do grep -q '^ready' "$WORK/lookout/log" && break; sleep 0.2; done
+if [ -n "${LOOKOUT_IMAGE:-}" ]; then
+  # the launcher execs the JVM: $PID is the server's process, as with the jar
+  (cd "$WORK/lookout" && LOOKOUT_OPTS="-Xmx512m ${JFR_OPT[*]} ${LOOKOUT_JAVA_OPTS:-}" exec "$LOOKOUT_IMAGE/bin/lookout" --headless \
+      --config "$WORK/lookout/lookout.conf" --udp-reads "${LOOKOUT_UDP:-auto}") > "$WORK/lookout/log" 2>&1 & PID=$!
+  READY='engine running on'
+else
+  (cd "$WORK/lookout" && exec java -Xmx512m "${JFR_OPT[@]}" -Dlookout.udp="${LOOKOUT_UDP:-auto}" ${LOOKOUT_JAVA_OPTS:-} -cp "$JAR" lookout.bench.ServeConfig "$WORK/lookout/lookout.conf") > "$WORK/lookout/log" 2>&1 & PID=$!
+  READY='^ready'
+fi
+for _ in $(seq 1 150); do grep -q "$READY" "$WORK/lookout/log" && break; sleep 0.2; done
+grep -q "$READY" "$WORK/lookout/log" || { echo "Lookout did not start:"; cat "$WORK/lookout/log"; exit 2; }
+grep -m1 'resolver UDP on' "$WORK/lookout/log" || true # how its UDP is read
 # warm the JIT before measuring: C2 compiles for ~10 s under this load, and compiler threads'
 # CPU counts as the server's (a 5-s warm-up left the first rounds at 1.1 us of user time per query)
 dnsperf -s 127.0.0.1 -p "$LP" -d "$WORK/queries" -l 15 -c "$CLIENTS" -T "$CLIENTS" -q 500 > /dev/null 2>&1 || true

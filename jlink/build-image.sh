@@ -22,15 +22,12 @@ module_path=$(tr -d '\n' < "$mp_file")
 # Netty's native epoll library (the engine loop's transport on Linux) is a module of its own that
 # nothing requires: it is found as a resource. Add the one for this machine when it is there;
 # without it the engine falls back to NIO and says so in its log.
-# jdk.incubator.foreign: the resolver reads its UDP sockets natively through it (recvmmsg on a
-# reader thread per socket, engine/.../core/NativeDatagram.java); lookout.engine requires it only
-# statically, so the launcher resolves it and grants the engine native access.
-modules=lookout.console,jdk.incubator.foreign
+modules=lookout.console
 runtime_modules=
 case $(uname -m) in
-    x86_64) native=x86_64 ;;
-    aarch64) native=aarch_64 ;;
-    *) native= ;;
+    x86_64) native=x86_64 lookout_arch=x86_64 ;;
+    aarch64) native=aarch_64 lookout_arch=aarch64 ;;
+    *) native= lookout_arch= ;;
 esac
 if [[ -n $native ]] && grep -q "netty-transport-native-epoll-[^:]*-linux-$native\.jar" "$mp_file"; then
     modules+=",io.netty.transport.epoll.linux.$native"
@@ -51,6 +48,32 @@ rm -rf "$out"
     --no-man-pages \
     --output "$out"
 
+# The engine's JNI library (liblookoutnet.so: natively read UDP sockets, engine/src/main/c) goes
+# into the image's lib/, where System.loadLibrary finds it for a named module: the image runs it
+# from there and never unpacks it to a temporary directory (which may be mounted noexec). It is
+# taken from the engine jar (or classes directory) on the module path, built for this machine.
+native_lib=lookout/engine/net/native/linux-$lookout_arch/liblookoutnet.so
+engine_entry=$(tr ':' '\n' < "$mp_file" | grep -E '/lookout-engine-[^/]*\.jar$|/engine/target/classes/?$' | head -1 || true)
+copied=
+if [[ -n $lookout_arch && -n $engine_entry ]]; then
+    if [[ -d $engine_entry && -f $engine_entry/$native_lib ]]; then
+        cp "$engine_entry/$native_lib" "$out/lib/liblookoutnet.so" && copied=1
+    elif [[ -f $engine_entry ]]; then
+        JAR=${JAVA_HOME:+$JAVA_HOME/bin/}jar
+        command -v "$JAR" >/dev/null || JAR=jar
+        unpack=$(mktemp -d)
+        if (cd "$unpack" && "$JAR" xf "$engine_entry" "$native_lib") && [[ -f $unpack/$native_lib ]]; then
+            cp "$unpack/$native_lib" "$out/lib/liblookoutnet.so" && copied=1
+        fi
+        rm -rf "$unpack"
+    fi
+fi
+if [[ -n $copied ]]; then
+    chmod 755 "$out/lib/liblookoutnet.so"
+else
+    echo "build-image: no liblookoutnet.so for $(uname -m) in ${engine_entry:-the module path}; the image's resolver reads UDP through Netty" >&2
+fi
+
 # jlink's own launcher runs java as a child of sh and resolves its directory from $0: SIGTERM
 # to the launcher would not reach the JVM (so --headless could not stop cleanly), and a symlink
 # to it (/usr/local/bin/lookout) would look for java beside the link. This one execs the JVM
@@ -59,15 +82,8 @@ cat > "$out/bin/lookout" <<LAUNCHER
 #!/bin/sh
 # Lookout launcher: lookout [--config FILE | --headless ... | --check-config FILE | --help]
 DIR=\$(dirname "\$(readlink -f "\$0")")
-# The resolver's natively read UDP listeners need the incubating foreign-function module and
-# native access; the JVM then prints one "WARNING: Using incubator modules" line. Runs that serve
-# nothing (--check-config, --help) go without, so their output is only theirs.
-NATIVE="--add-modules jdk.incubator.foreign --enable-native-access=lookout.engine"
-for a in "\$@"; do
-    case "\$a" in --check-config|--help|-h) NATIVE= ;; esac
-done
 # shellcheck disable=SC2086
-exec "\$DIR/java" \$LOOKOUT_OPTS \$NATIVE ${runtime_modules}-m lookout.console/lookout.console.Main "\$@"
+exec "\$DIR/java" \$LOOKOUT_OPTS ${runtime_modules}-m lookout.console/lookout.console.Main "\$@"
 LAUNCHER
 chmod 755 "$out/bin/lookout"
 

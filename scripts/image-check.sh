@@ -2,6 +2,7 @@
 # Checks the built runtime image (Foundation acceptance):
 #   - lookout --check-config on a bad file exits 1 printing FILE:LINE:COLUMN: message,
 #     on a good file exits 0;
+#   - no command prints a JVM warning (the image needs no incubator module: docs/adr/0002);
 #   - lookout --headless --config F with status.listen on a free loopback port answers /status
 #     (valid JSON) and /metrics, reloads the file on SIGHUP (a bad edit rejected, a good one
 #     applied), then exits 0 on SIGTERM.
@@ -90,6 +91,20 @@ set -e
 [[ $rc == 0 ]] || { cat "$work/good.out" "$work/good.err" >&2; fail "--check-config on a good file exited $rc, expected 0"; }
 pass "--check-config good file: exit 0 ($(cat "$work/good.out"))"
 
+# ---------------------------------------------------------------- no JVM warnings
+# The JVM words its own warnings "WARNING: ..." at the start of a line (an incubator module,
+# native access): the image needs none, so no command may print one (docs/adr/0002).
+for cmd in --version --help; do
+    set +e
+    timeout 60 "$lookout" "$cmd" >"$work/cmd.out" 2>&1
+    rc=$?
+    set -e
+    [[ $rc == 0 ]] || { cat "$work/cmd.out" >&2; fail "lookout $cmd exited $rc"; }
+    ! grep -q '^WARNING' "$work/cmd.out" || { cat "$work/cmd.out" >&2; fail "lookout $cmd printed a JVM warning"; }
+done
+! grep -q '^WARNING' "$work/good.out" "$work/good.err" || fail "lookout --check-config printed a JVM warning"
+pass "--version, --help, --check-config: no JVM warning"
+
 # ---------------------------------------------------------------- --headless
 "$lookout" --headless --config "$good" >"$work/headless.log" 2>&1 &
 pid=$!
@@ -165,8 +180,9 @@ pid=
 [[ $rc == 0 ]] || { cat "$work/headless.log" >&2; fail "--headless exited $rc on SIGTERM, expected 0"; }
 grep -q 'engine stopped' "$work/headless.log" || { cat "$work/headless.log" >&2; fail "no orderly stop in the log"; }
 pass "--headless: exit 0 on SIGTERM"
-# The image carries Netty's native epoll library for this machine (jlink/build-image.sh): the
-# engine loop must run on it, not fall back to NIO.
+# The image carries Netty's native epoll library and the engine's liblookoutnet.so for this machine
+# (jlink/build-image.sh): the engine loop must run on the one, the resolver's two UDP sockets be
+# read through the other, not fall back to NIO or Netty.
 if [[ $(uname -s) == Linux && $(uname -m) =~ ^(x86_64|aarch64)$ ]]; then
     grep -q 'engine loop on the epoll transport' "$work/headless.log" \
         || { cat "$work/headless.log" >&2; fail "the engine loop is not on the epoll transport"; }
@@ -174,6 +190,8 @@ if [[ $(uname -s) == Linux && $(uname -m) =~ ^(x86_64|aarch64)$ ]]; then
         || { cat "$work/headless.log" >&2; fail "the resolver's UDP listeners are not read natively in the image"; }
     pass "--headless: engine loop on the epoll transport, resolver UDP read natively"
 fi
+! grep -q '^WARNING' "$work/headless.log" || { cat "$work/headless.log" >&2; fail "--headless printed a JVM warning"; }
+pass "--headless: no JVM warning"
 echo "image-check: headless log:"
 sed 's/^/    /' "$work/headless.log" | head -40
 echo "image-check: all passed"

@@ -18,7 +18,9 @@ public class RunEngine {
             r.problems().forEach(System.err::println);
             System.exit(1);
         }
-        Engine engine = Engines.create(EngineOptions.defaults());
+        // bench/dns.sh chooses how UDP is read with -Dlookout.udp (as the launcher's --udp-reads)
+        Engine engine = Engines.create(EngineOptions.defaults()
+                .withUdpReads(EngineOptions.UdpReads.parse(System.getProperty("lookout.udp", "auto"))));
         engine.start(r.config());
         System.out.println("lookout: resolver up");
         CountDownLatch done = new CountDownLatch(1);

@@ -15,9 +15,6 @@ module lookout.engine {
     requires io.netty.codec.dns;
     requires io.netty.codec.http;
     requires io.netty.handler;
-    // UDP listeners read natively where the JVM is given the module and native access
-    // (Transport.nativeDatagrams); optional: without it they are read through Netty
-    requires static jdk.incubator.foreign;
 
     exports lookout.engine.api;
     exports lookout.engine.boot;

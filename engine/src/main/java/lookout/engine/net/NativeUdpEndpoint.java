@@ -27,8 +27,6 @@ import java.util.concurrent.locks.LockSupport;
 final class NativeUdpEndpoint implements UdpEndpoint, Runnable {
 
     private static final Logger LOG = System.getLogger("lookout.net.udp");
-    /** Answers queued off the reader thread in one {@link #sendTogether} block before they leave. */
-    private static final int OUTBOX = 512;
 
     private final NativeDatagram socket;
     private final UdpReceiver receiver;
@@ -225,7 +223,7 @@ final class NativeUdpEndpoint implements UdpEndpoint, Runnable {
                     if (receiveErrors++ == 0) {
                         LOG.log(Level.WARNING, "UDP receive on " + socket.localAddress() + " failed: " + b.error());
                     }
-                    notify(new NetError(0, b.error(), null));
+                    notify(new NetError(b.errno(), b.error(), null));
                     // not a protocol timer: a pause so that a socket in a lasting error state does not spin
                     LockSupport.parkNanos(1_000_000);
                     continue;

@@ -7,6 +7,8 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.PortUnreachableException;
 import java.nio.channels.ClosedChannelException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A socket error as the kernel reported it: its errno where known (taken where the call failed —
@@ -30,6 +32,7 @@ public record NetError(int errno, String message, Throwable cause) {
     public static final int ENFILE = 23;
     public static final int EMFILE = 24;
     public static final int EMSGSIZE = 90;
+    public static final int EAFNOSUPPORT = 97;
     public static final int EADDRINUSE = 98;
     public static final int EADDRNOTAVAIL = 99;
     public static final int ENETDOWN = 100;
@@ -43,10 +46,20 @@ public record NetError(int errno, String message, Throwable cause) {
     public static final int EPIPE = 32;
 
     /**
+     * Netty's native transport reports a failed connect as a plain {@link ConnectException}
+     * ({@code Errors.newConnectException0}, Netty 4.2) whose message carries the errno as a number,
+     * {@code connect(..) failed with error(-13): Permission denied}: the number is the kernel's and
+     * is read; the words after it are in the host's language and are not. NetErrorTest pins the
+     * format against Netty's own code.
+     */
+    private static final Pattern NETTY_CONNECT_ERRNO = Pattern.compile("\\(\\.\\.\\) failed with error\\((-\\d{1,5})\\)");
+
+    /**
      * The errno of {@code t} or of one of its causes: Netty's native transport carries it
-     * ({@link Errors.NativeIoException#expectedErr()}, negative), our native layer too
-     * ({@link NativeIoError}); for the JDK's own sockets (NIO, where there is no errno) the
-     * exception type says what the kernel said for the few that matter; otherwise 0.
+     * ({@link Errors.NativeIoException#expectedErr()}, negative; a failed connect's
+     * {@link ConnectException} in its number), our native layer too ({@link NativeIoError}); for
+     * the JDK's own sockets (NIO, where there is no errno) the exception type says what the
+     * kernel said for the few that matter; otherwise 0. Never from a message's words.
      */
     public static int errnoOf(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
@@ -55,6 +68,12 @@ public record NetError(int errno, String message, Throwable cause) {
             }
             if (c instanceof Errors.NativeIoException n) {
                 return Math.abs(n.expectedErr());
+            }
+            if (c instanceof ConnectException && c.getMessage() != null) {
+                Matcher m = NETTY_CONNECT_ERRNO.matcher(c.getMessage());
+                if (m.find()) {
+                    return Math.abs(Integer.parseInt(m.group(1)));
+                }
             }
         }
         for (Throwable c = t; c != null; c = c.getCause()) {
@@ -87,13 +106,15 @@ public record NetError(int errno, String message, Throwable cause) {
     }
 
     /**
-     * True for errors of this host rather than of the peer or the path: out of descriptors, memory
-     * or buffers, not permitted (a firewall rule), a bad argument. seed 000 §4.6.2: such a failure
-     * must not demote a server that did nothing wrong.
+     * True for errors of this host's resources rather than of the peer or the path, seed 000
+     * §4.6.2's list: out of descriptors (EMFILE, ENFILE), memory or buffers (ENOMEM, ENOBUFS),
+     * local addresses (EADDRNOTAVAIL, EADDRINUSE), or not permitted (EACCES, EPERM: a firewall
+     * rule). Such a failure must not demote a server that did nothing wrong. Not EBADF: a channel
+     * closed under a write is a hang-up, which the seed counts against the server.
      */
     public boolean local() {
         return switch (errno) {
-            case EPERM, EACCES, ENFILE, EMFILE, ENOMEM, ENOBUFS, EINVAL, EBADF, EADDRINUSE, EADDRNOTAVAIL, EMSGSIZE -> true;
+            case EPERM, EACCES, ENFILE, EMFILE, ENOMEM, ENOBUFS, EADDRINUSE, EADDRNOTAVAIL -> true;
             default -> false;
         };
     }

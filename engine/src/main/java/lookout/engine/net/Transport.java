@@ -92,18 +92,14 @@ public enum Transport {
         }
     }
 
-    /** Why UDP listeners cannot be read natively in this JVM, or null when they can. */
+    /**
+     * Why UDP listeners cannot be read natively in this JVM ({@link NativeDatagram}: the engine's
+     * JNI library, liblookoutnet.so, did not load — another OS or architecture, the library
+     * missing, a temporary directory it cannot be unpacked into and run from), or null when they
+     * can. The first call loads the library; never throws.
+     */
     public static String nativeDatagramsUnavailable() {
-        if (ModuleLayer.boot().findModule("jdk.incubator.foreign").isEmpty()) {
-            return "the JVM was started without --add-modules jdk.incubator.foreign";
-        }
-        try {
-            NativeDatagram.probe();
-            return null;
-        } catch (Throwable t) { // no native access granted, another OS, the class failed to initialise
-            Throwable cause = t.getCause() != null ? t.getCause() : t;
-            return String.valueOf(cause);
-        }
+        return NativeLibrary.unavailable();
     }
 
     /** Why {@code chosen} is not epoll, or null when it is. */

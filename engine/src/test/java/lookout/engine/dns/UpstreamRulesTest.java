@@ -9,7 +9,6 @@ import static org.awaitility.Awaitility.await;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +18,6 @@ import java.util.function.BiFunction;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.ResolverSnapshot;
 import lookout.engine.dns.FakeUpstream.Transport;
-import lookout.engine.dns.upstream.UpstreamSockets;
 import lookout.engine.dns.wire.Message;
 import lookout.engine.dns.wire.RrType;
 import org.junit.jupiter.api.Test;
@@ -324,39 +322,6 @@ class UpstreamRulesTest {
             assertThat(h.snapshot().upstreamFailed().get("tcp_closed")).isEqualTo(1);
             assertThat(h.demoted(a.address)).isTrue();
             assertThat(b.count()).isEqualTo(1);
-        }
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"Too many open files", "Too many open files in system", "Cannot allocate memory",
-            "No buffer space available", "Cannot assign requested address", "Address already in use",
-            "Permission denied", "Operation not permitted"})
-    void localResourceErrorSpendsWithoutDemoting(String strerror) throws Exception {
-        try (FakeUpstream a = new FakeUpstream((q, t) -> FakeUpstream.a(q, 2));
-             ResolverHarness h = new ResolverHarness(tmp, 14, oneScope(a.address));
-             DnsTestClient c = new DnsTestClient(h.listen)) {
-            h.onLoop(() -> {
-                h.service.useSockets(new UpstreamSockets() {
-                    @Override
-                    public Handle udp(InetSocketAddress server, byte[] query, Listener listener) throws Exception {
-                        throw new SocketException(strerror);
-                    }
-
-                    @Override
-                    public Handle tcp(InetSocketAddress server, byte[] query, Listener listener) throws Exception {
-                        throw new SocketException(strerror);
-                    }
-                });
-                return null;
-            });
-            c.send(DnsTestClient.query(1, "x.example.", RrType.A, false, 0));
-            assertThat(answer(c).rcode()).isEqualTo(RrType.SERVFAIL);
-            ResolverSnapshot s = h.snapshot();
-            assertThat(s.upstreamFailed().get("local_resource")).isEqualTo(3);
-            assertThat(s.demotions()).isZero();
-            assertThat(h.demoted(a.address)).isFalse();
-            assertThat(a.count()).isZero();
-            assertThat(s.inFlight()).isZero();
         }
     }
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * set lo up && ip addr add 10.9.0.1/24 dev lo && ip addr add fd00:9::1/64 dev lo nodad && exec java
  * ...'}: a host with a second address, where a resolver listening on the wildcard address must
  * answer from the address each question was sent to. Needs root (or user namespaces) and the
- * foreign-function module; skipped, loudly, when either is missing.
+ * engine's native library (liblookoutnet.so); skipped, loudly, when either is missing.
  */
 class WildcardNetnsTest {
 
@@ -19,8 +19,7 @@ class WildcardNetnsTest {
                 "native datagrams unavailable in this JVM");
         String text = lookout.engine.Netns.run(
                 "ip link set lo up && ip addr add 10.9.0.1/24 dev lo && ip addr add fd00:9::1/64 dev lo nodad",
-                java.util.List.of("-Djava.net.preferIPv4Stack=false", "--add-modules jdk.incubator.foreign",
-                        "--enable-native-access=ALL-UNNAMED"), WildcardScenario.class, mode);
+                java.util.List.of("-Djava.net.preferIPv4Stack=false"), WildcardScenario.class, mode);
         assertThat(text).as(text).doesNotContain("FAIL ");
         return text;
     }

@@ -22,8 +22,10 @@ import org.junit.jupiter.api.Test;
  * {@link NativeDatagram}, the natively read UDP socket, against the JDK's own datagram sockets on
  * loopback: what a receive hands over (length, bytes, sender, cut datagrams), where answers go
  * (back over the sender's own name, to any address, from another thread), and that a reader
- * blocked in {@code recvmmsg} is woken by a shutdown. The engine tests' JVM has the foreign
- * module and native access (engine/pom.xml); where it has not, these are skipped and say why.
+ * blocked in {@code recvmmsg} is woken by a shutdown; that errors come with their errno; and, on a
+ * wildcard address, each datagram's destination and answers leaving from it (127.0.0.2 is as much
+ * this host's as 127.0.0.1). The engine's build puts liblookoutnet.so among the classes
+ * (engine/pom.xml); where it cannot load, these are skipped and say why.
  */
 class NativeDatagramTest {
 
@@ -152,6 +154,27 @@ class NativeDatagramTest {
         }
     }
 
+    /** The flag and the length are each datagram's own: a cut one beside a whole one in the same burst. */
+    @Test
+    void inABurstOnlyTheLongDatagramIsFlaggedCut() throws Exception {
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+             DatagramSocket a = client()) {
+            send(a, "y".repeat(700), socket.localAddress());
+            send(a, "short", socket.localAddress());
+            java.util.List<String> got = onReader(socket, 512, batch -> {
+                java.util.List<String> seen = new java.util.ArrayList<>();
+                for (int round = 0; round < 2 && seen.size() < 2; round++) { // MSG_WAITFORONE: 1 or 2 at a time
+                    int n = batch.receive();
+                    for (int i = 0; i < n; i++) {
+                        seen.add(batch.length(i) + (batch.truncated(i) ? " cut" : " whole"));
+                    }
+                }
+                return seen;
+            });
+            assertThat(got).containsExactly("512 cut", "5 whole");
+        }
+    }
+
     @Test
     void anyThreadMaySendAndAnIpv4SocketRefusesAnIpv6Destination() throws Exception {
         try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
@@ -243,6 +266,123 @@ class NativeDatagramTest {
             });
             assertThat(from).isEqualTo(new InetSocketAddress(v6, a.getLocalPort()));
             assertThat(receive(a)).isEqualTo("re:six");
+        }
+    }
+
+    @Test
+    void aTakenPortIsEaddrinuseByItsErrno() throws Exception {
+        try (NativeDatagram first = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0)) {
+            Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> NativeDatagram.bind(first.localAddress(), false, 0));
+            assertThat(t).isInstanceOf(NetError.NativeIoError.class);
+            assertThat(NetError.errnoOf(t)).isEqualTo(NetError.EADDRINUSE);
+            assertThat(NetError.of(t).local()).isTrue();
+            assertThat(t.getMessage()).endsWith("(errno " + NetError.EADDRINUSE + ")");
+        }
+    }
+
+    /** The kernel refuses it (EAFNOSUPPORT), and the rest of the batch still goes. */
+    @Test
+    void anIpv6DestinationOfAnIpv4SocketIsRefusedWithItsErrnoAndCounted() throws Exception {
+        InetSocketAddress six = new InetSocketAddress(InetAddress.getByName("::1"), 53);
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+             DatagramSocket a = client()) {
+            byte[] b = "x".getBytes(StandardCharsets.US_ASCII);
+            assertThat(socket.sendTo(b, 1, six)).isFalse();
+            assertThat(socket.sendErrno()).isEqualTo(NetError.EAFNOSUPPORT);
+            InetSocketAddress to = new InetSocketAddress(LOOPBACK, a.getLocalPort());
+            long[] errors = onReader(socket, 512, batch -> {
+                byte[] before = "before".getBytes(StandardCharsets.US_ASCII);
+                byte[] after = "after".getBytes(StandardCharsets.US_ASCII);
+                batch.answer(to, before, before.length);
+                batch.answer(six, b, 1);
+                batch.answer(to, after, after.length);
+                batch.flush();
+                return new long[] {batch.sendErrors(), batch.sendErrno()};
+            });
+            assertThat(errors).containsExactly(1, NetError.EAFNOSUPPORT);
+            assertThat(Set.of(receive(a), receive(a))).containsExactlyInAnyOrder("before", "after");
+        }
+    }
+
+    @Test
+    void aReceiveAfterShutdownReturnsAtOnceAndAnErrnoReadsAsTheHostSaysIt() throws Exception {
+        NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+        socket.shutdown();
+        int[] got = onReader(socket, 512, batch -> new int[] {batch.receive(), batch.errno()});
+        assertThat(got).containsExactly(0, 0);
+        socket.close();
+        assertThat(socket.intOption(NativeDatagram.SOL_IP, NativeDatagram.IP_MTU_DISCOVER)).isEqualTo(-1);
+        assertThat(NativeDatagram.describe(NetError.ECONNREFUSED)).isNotBlank().endsWith("(errno 111)");
+    }
+
+    /**
+     * On a wildcard address every datagram says where it was sent (IP_PKTINFO) and its answer
+     * leaves from there — from the reader's batch, and later from any thread with its {@code via}.
+     */
+    @Test
+    void onAWildcardAddressEachDatagramSaysItsDestinationAndItsAnswersLeaveFromIt() throws Exception {
+        InetAddress second = InetAddress.getByName("127.0.0.2");
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), 0), false, 0);
+             DatagramSocket a = client()) {
+            int port = socket.localAddress().getPort();
+            send(a, "to-first", new InetSocketAddress(LOOPBACK, port));
+            send(a, "to-second", new InetSocketAddress(second, port));
+            byte[] late = "late".getBytes(StandardCharsets.US_ASCII);
+            InetSocketAddress to = new InetSocketAddress(LOOPBACK, a.getLocalPort());
+            java.util.Map<String, InetAddress> destinations = onReader(socket, 512, batch -> {
+                java.util.Map<String, InetAddress> seen = new java.util.HashMap<>();
+                byte[] viaSecond = null;
+                for (int round = 0; round < 2 && seen.size() < 2; round++) {
+                    int n = batch.receive();
+                    for (int i = 0; i < n; i++) {
+                        byte[] bytes = new byte[batch.length(i)];
+                        batch.copy(i, bytes, bytes.length);
+                        String text = new String(bytes, StandardCharsets.US_ASCII);
+                        seen.put(text, batch.destination(i));
+                        if (text.equals("to-second")) {
+                            viaSecond = batch.via(i);
+                        }
+                        byte[] answer = ("re:" + text).getBytes(StandardCharsets.US_ASCII);
+                        batch.answer(i, answer, answer.length);
+                    }
+                    batch.flush();
+                }
+                // answers given later, off the batch: with the datagram's via, and with via(address)
+                assertThat(socket.sendTo(late, late.length, to, viaSecond)).isTrue();
+                assertThat(socket.sendTo(late, late.length, to, socket.via(second))).isTrue();
+                return seen;
+            });
+            assertThat(destinations).containsEntry("to-first", LOOPBACK).containsEntry("to-second", second);
+            java.util.Map<String, InetAddress> from = new java.util.HashMap<>();
+            java.util.List<InetAddress> lateFrom = new java.util.ArrayList<>();
+            for (int k = 0; k < 4; k++) {
+                DatagramPacket p = new DatagramPacket(new byte[100], 100);
+                a.receive(p);
+                String text = new String(p.getData(), 0, p.getLength(), StandardCharsets.US_ASCII);
+                if (text.equals("late")) {
+                    lateFrom.add(p.getAddress());
+                } else {
+                    from.put(text, p.getAddress());
+                }
+            }
+            assertThat(from).containsEntry("re:to-first", LOOPBACK).containsEntry("re:to-second", second);
+            assertThat(lateFrom).containsExactly(second, second);
+            assertThat(socket.via(InetAddress.getByName("0.0.0.0"))).isNull(); // the kernel's choice
+        }
+    }
+
+    /** A socket on a specific address knows no destinations: its answers leave from its address. */
+    @Test
+    void aSocketOnASpecificAddressSaysNoDestination() throws Exception {
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+             DatagramSocket a = client()) {
+            send(a, "q", socket.localAddress());
+            Object[] got = onReader(socket, 512, batch -> {
+                assertThat(batch.receive()).isEqualTo(1);
+                return new Object[] {batch.destination(0), batch.via(0)};
+            });
+            assertThat(got).containsExactly(null, null);
+            assertThat(socket.via(LOOPBACK)).isNull();
         }
     }
 }

@@ -1,10 +1,7 @@
 package lookout.engine.dns.upstream;
 
-import java.io.IOException;
-import java.net.BindException;
 import java.net.ConnectException;
-import java.net.PortUnreachableException;
-import java.util.Locale;
+import lookout.engine.net.NetError;
 
 /**
  * seed 000 §4.6.2: what ended an attempt. Every kind adds one to upstream_failed and spends an
@@ -34,53 +31,42 @@ public enum FailureKind {
     /**
      * seed 000 §4.6.2: exhausted descriptors (EMFILE, ENFILE), memory or buffers (ENOMEM,
      * ENOBUFS), local address allocation (EADDRNOTAVAIL, EADDRINUSE) or permission (EACCES,
-     * EPERM). Java hides errno, so the JDK's and Netty's strerror texts are matched along the
-     * cause chain.
+     * EPERM) — by the errno the failure carries ({@link NetError#local()}), never by its
+     * message, whose words follow the host's locale — or the JVM out of memory or forbidding.
      */
     public static boolean isLocalResource(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof OutOfMemoryError || c instanceof SecurityException) {
                 return true;
             }
-            if (c instanceof BindException) {
-                return true; // EADDRINUSE / EADDRNOTAVAIL
-            }
-            String m = c.getMessage();
-            if (m == null) {
-                continue;
-            }
-            String s = m.toLowerCase(Locale.ROOT);
-            if (s.contains("too many open files") // EMFILE, ENFILE ("... in system")
-                    || s.contains("cannot allocate memory") // ENOMEM
-                    || s.contains("no buffer space available") // ENOBUFS
-                    || s.contains("cannot assign requested address") // EADDRNOTAVAIL
-                    || s.contains("address already in use") // EADDRINUSE
-                    || s.contains("permission denied") // EACCES
-                    || s.contains("operation not permitted") // EPERM
-                    || s.contains("emfile") || s.contains("enfile") || s.contains("enomem")
-                    || s.contains("enobufs") || s.contains("eaddrnotavail") || s.contains("eaddrinuse")
-                    || s.contains("eacces") || s.contains("eperm")) {
-                return true;
-            }
         }
-        return false;
+        return NetError.of(t).local();
     }
 
-    /** Classifies a socket error seen at {@code phase}. */
+    /**
+     * Classifies a socket error seen at {@code phase} by its errno ({@link NetError#errnoOf}:
+     * Netty's native transport and the engine's own native calls carry it; the JDK's sockets say
+     * it by their exception types, {@code BindException} for a local address, for instance).
+     * An error whose errno is unknown — a JDK socket error without a telling type, on the NIO
+     * transport — is the phase's own, as is an unreachable network or host: both demote.
+     */
     public static FailureKind classify(Throwable t, FailureKind phase) {
         if (isLocalResource(t)) {
             return LOCAL_RESOURCE;
         }
-        if (t instanceof PortUnreachableException) {
-            return UDP_RECEIVE_ERROR;
+        NetError error = NetError.of(t);
+        if (error.refused()) {
+            return switch (phase) {
+                // the refusal that follows an ICMP port unreachable, whichever call reports it
+                case SEND_ERROR, UDP_RECEIVE_ERROR -> UDP_RECEIVE_ERROR;
+                // a refused connect, reported once the write fails
+                case TCP_WRITE -> TCP_CONNECT;
+                default -> phase;
+            };
         }
-        if (t instanceof ConnectException && phase == TCP_WRITE) {
-            return TCP_CONNECT;
+        if (phase == TCP_WRITE && t instanceof ConnectException) {
+            return TCP_CONNECT; // a connect that failed otherwise (timed out, say)
         }
         return phase;
-    }
-
-    static boolean isIo(Throwable t) {
-        return t instanceof IOException;
     }
 }

@@ -1,0 +1,603 @@
+/*
+ * liblookoutnet: the natively read UDP socket of lookout.engine.net.NativeDatagram (JNI).
+ *
+ * What Java cannot do with its own sockets, as gdnsd does it (dnsio_udp.c): a reader thread
+ * blocked in recvmmsg(MSG_WAITFORONE) takes up to a batch of datagrams, with each one's sender
+ * and, on a wildcard address, its destination (IP_PKTINFO / IPV6_PKTINFO); the answers of a burst
+ * leave in one sendmmsg, each from the address its question was sent to.
+ *
+ * Memory: Java allocates direct buffers once per batch (datagrams in, answers out, and the
+ * records below) and a state buffer in which batchInit lays out the kernel's structures
+ * (mmsghdr, iovec, sockaddr, cmsg) pointing into them. A receive or a flush is then one JNI call
+ * on that state: no allocation, no array pinning, no JNI call per datagram.
+ *
+ * Java reads and writes records of its own (struct lk_address, lk_received, lk_queued), never
+ * the kernel's structures: their sizes and offsets are the constants of NativeDatagram.java,
+ * which javac -h puts in the generated header and the _Static_asserts below check.
+ *
+ * Errors: errno is read right after the call that failed, before any other call can change it,
+ * and handed back as a negative return value (-errno) or in a thrown
+ * lookout.engine.net.NetError$NativeIoError(message, errno). strerror_r gives the message's
+ * words only; Java classifies by the number.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jni.h>
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "lookout_engine_net_NativeDatagram.h"
+
+#define J(name) lookout_engine_net_NativeDatagram_##name
+
+#ifndef IP_PMTUDISC_OMIT
+#define IP_PMTUDISC_OMIT 5
+#endif
+#ifndef IPV6_PMTUDISC_OMIT
+#define IPV6_PMTUDISC_OMIT 5
+#endif
+
+/* An address as Java reads and writes it: family 4 or 6 (0: none), port, scope, the bytes. */
+struct lk_address {
+    int32_t family;
+    int32_t port;
+    uint32_t scope; /* sin6_scope_id; for a destination, the interface it arrived on */
+    int32_t reserved;
+    uint8_t bytes[16]; /* IPv4: the first 4 */
+};
+
+/* What a receive says about datagram i. */
+struct lk_received {
+    int32_t length;
+    int32_t truncated;
+    struct lk_address sender;
+    struct lk_address destination; /* family 0 unless the socket reads destinations */
+};
+
+/* An answer queued by Java: its bytes in the out buffer, where it goes, where it leaves from. */
+struct lk_queued {
+    int32_t offset;
+    int32_t length;
+    int32_t to;   /* >= 0: the sender of received datagram `to`, its name as received; J(TO_ADDRESS): address */
+    int32_t from; /* >= 0: the destination of received datagram `from`; J(FROM_VIA): via; J(FROM_KERNEL) */
+    struct lk_address address;
+    struct lk_address via;
+};
+
+_Static_assert(sizeof(struct lk_address) == J(ADDRESS), "ADDRESS");
+_Static_assert(offsetof(struct lk_address, family) == J(ADDRESS_FAMILY), "ADDRESS_FAMILY");
+_Static_assert(offsetof(struct lk_address, port) == J(ADDRESS_PORT), "ADDRESS_PORT");
+_Static_assert(offsetof(struct lk_address, scope) == J(ADDRESS_SCOPE), "ADDRESS_SCOPE");
+_Static_assert(offsetof(struct lk_address, bytes) == J(ADDRESS_BYTES), "ADDRESS_BYTES");
+_Static_assert(sizeof(struct lk_received) == J(RECEIVED), "RECEIVED");
+_Static_assert(offsetof(struct lk_received, length) == J(RECEIVED_LENGTH), "RECEIVED_LENGTH");
+_Static_assert(offsetof(struct lk_received, truncated) == J(RECEIVED_TRUNCATED), "RECEIVED_TRUNCATED");
+_Static_assert(offsetof(struct lk_received, sender) == J(RECEIVED_SENDER), "RECEIVED_SENDER");
+_Static_assert(offsetof(struct lk_received, destination) == J(RECEIVED_DESTINATION), "RECEIVED_DESTINATION");
+_Static_assert(sizeof(struct lk_queued) == J(QUEUED), "QUEUED");
+_Static_assert(offsetof(struct lk_queued, offset) == J(QUEUED_OFFSET), "QUEUED_OFFSET");
+_Static_assert(offsetof(struct lk_queued, length) == J(QUEUED_LENGTH), "QUEUED_LENGTH");
+_Static_assert(offsetof(struct lk_queued, to) == J(QUEUED_TO), "QUEUED_TO");
+_Static_assert(offsetof(struct lk_queued, from) == J(QUEUED_FROM), "QUEUED_FROM");
+_Static_assert(offsetof(struct lk_queued, address) == J(QUEUED_ADDRESS), "QUEUED_ADDRESS");
+_Static_assert(offsetof(struct lk_queued, via) == J(QUEUED_VIA), "QUEUED_VIA");
+/* the option numbers Java's tests read back with socketOption */
+_Static_assert(J(SOL_IP) == IPPROTO_IP && J(SOL_IPV6) == IPPROTO_IPV6, "SOL_IP");
+_Static_assert(J(IP_MTU_DISCOVER) == IP_MTU_DISCOVER && J(IPV6_MTU_DISCOVER) == IPV6_MTU_DISCOVER, "MTU_DISCOVER");
+_Static_assert(J(PMTUDISC_OMIT) == IP_PMTUDISC_OMIT && J(PMTUDISC_OMIT) == IPV6_PMTUDISC_OMIT, "PMTUDISC_OMIT");
+_Static_assert(J(EINTR) == EINTR, "EINTR");
+
+union lk_name {
+    struct sockaddr sa;
+    struct sockaddr_in in4;
+    struct sockaddr_in6 in6;
+};
+
+/* Room for the control messages of one datagram: its IPv4 or IPv6 destination (both, to be safe). */
+#define CONTROL (CMSG_SPACE(sizeof(struct in_pktinfo)) + CMSG_SPACE(sizeof(struct in6_pktinfo)))
+
+union lk_control {
+    struct cmsghdr align;
+    unsigned char bytes[CONTROL];
+};
+
+/* A batch: Java's buffers and the kernel's structures pointing into them (in the state buffer). */
+struct lk_batch {
+    int count;
+    int slot;
+    int inet6;
+    int pktinfo;
+    unsigned char *in_data;
+    struct lk_received *received;
+    unsigned char *out_data;
+    size_t out_capacity;
+    struct lk_queued *queued;
+    struct mmsghdr *in;
+    struct iovec *in_iov;
+    union lk_name *in_names;
+    union lk_control *in_control;
+    struct mmsghdr *out;
+    struct iovec *out_iov;
+    union lk_name *out_names;
+    union lk_control *out_control;
+};
+
+#define PIECES 9 /* the batch and its eight arrays, each aligned on 16 bytes */
+
+static size_t state_size(int count) {
+    size_t each = 2 * (sizeof(struct mmsghdr) + sizeof(struct iovec) + sizeof(union lk_name) + sizeof(union lk_control));
+    return sizeof(struct lk_batch) + (size_t) count * each + 16 * (PIECES + 1);
+}
+
+static void *carve(unsigned char **at, size_t size) {
+    uintptr_t a = ((uintptr_t) *at + 15) & ~(uintptr_t) 15;
+    *at = (unsigned char *) a + size;
+    return (void *) a;
+}
+
+/* ------------------------------------------------------------------ messages and exceptions */
+
+/*
+ * Copies `text` into `out` as the modified UTF-8 NewStringUTF takes, replacing whatever is not
+ * a whole UTF-8 sequence of the Basic Multilingual Plane by '?': strerror speaks the host's
+ * language, in its locale's encoding, which need not be UTF-8.
+ */
+static void to_utf8(const char *text, char *out, size_t room) {
+    size_t o = 0;
+    const unsigned char *s = (const unsigned char *) text;
+    while (*s && o + 4 < room) {
+        int n = *s < 0x80 ? 1 : (*s & 0xE0) == 0xC0 ? 2 : (*s & 0xF0) == 0xE0 ? 3 : 0;
+        int ok = n > 0;
+        for (int k = 1; ok && k < n; k++) {
+            ok = (s[k] & 0xC0) == 0x80;
+        }
+        if (ok) {
+            memcpy(out + o, s, (size_t) n);
+            o += (size_t) n;
+            s += n;
+        } else {
+            out[o++] = '?';
+            s++;
+        }
+    }
+    out[o] = 0;
+}
+
+static jstring errno_text(JNIEnv *env, int e) {
+    char buf[256];
+    char text[256];
+    const char *s = strerror_r(e, buf, sizeof buf); /* GNU: may return a static string */
+    to_utf8(s, text, sizeof text);
+    return (*env)->NewStringUTF(env, text);
+}
+
+/* Throws NetError.NativeIoError("what: <strerror> (errno e)", e); what may be NULL. */
+static void throw_errno(JNIEnv *env, const char *what, int e) {
+    char buf[256];
+    char text[256];
+    char message[400];
+    to_utf8(strerror_r(e, buf, sizeof buf), text, sizeof text);
+    if (what != NULL) {
+        snprintf(message, sizeof message, "%s: %s (errno %d)", what, text, e);
+    } else {
+        snprintf(message, sizeof message, "%s (errno %d)", text, e);
+    }
+    jclass type = (*env)->FindClass(env, "lookout/engine/net/NetError$NativeIoError");
+    if (type == NULL) {
+        return; /* NoClassDefFoundError is pending */
+    }
+    jmethodID make = (*env)->GetMethodID(env, type, "<init>", "(Ljava/lang/String;ILjava/lang/Throwable;)V");
+    jstring m = (*env)->NewStringUTF(env, message);
+    if (make == NULL || m == NULL) {
+        return;
+    }
+    jobject x = (*env)->NewObject(env, type, make, m, (jint) e, NULL);
+    if (x != NULL) {
+        (*env)->Throw(env, (jthrowable) x);
+    }
+}
+
+static void throw_argument(JNIEnv *env, const char *message) {
+    jclass type = (*env)->FindClass(env, "java/lang/IllegalArgumentException");
+    if (type != NULL) {
+        (*env)->ThrowNew(env, type, message);
+    }
+}
+
+/* ------------------------------------------------------------------ addresses */
+
+static void to_address(const union lk_name *n, socklen_t length, struct lk_address *a) {
+    memset(a, 0, sizeof *a);
+    if (n->sa.sa_family == AF_INET && length >= (socklen_t) sizeof n->in4) {
+        a->family = 4;
+        a->port = ntohs(n->in4.sin_port);
+        memcpy(a->bytes, &n->in4.sin_addr, 4);
+    } else if (n->sa.sa_family == AF_INET6 && length >= (socklen_t) sizeof n->in6) {
+        a->family = 6;
+        a->port = ntohs(n->in6.sin6_port);
+        a->scope = n->in6.sin6_scope_id;
+        memcpy(a->bytes, &n->in6.sin6_addr, 16);
+    }
+}
+
+/*
+ * `a` as the name a socket of the given family sends to: an IPv4 address becomes IPv4-mapped on
+ * an IPv6 socket; an IPv6 address on an IPv4 socket stays IPv6, and the kernel refuses it
+ * (EAFNOSUPPORT), so that the refusal comes with its errno. Its length; 0 for no address.
+ */
+static socklen_t to_name(const struct lk_address *a, int inet6, union lk_name *n) {
+    memset(n, 0, sizeof *n);
+    if (a->family == 4 && !inet6) {
+        n->in4.sin_family = AF_INET;
+        n->in4.sin_port = htons((uint16_t) a->port);
+        memcpy(&n->in4.sin_addr, a->bytes, 4);
+        return sizeof n->in4;
+    }
+    if (a->family == 4) {
+        n->in6.sin6_family = AF_INET6;
+        n->in6.sin6_port = htons((uint16_t) a->port);
+        n->in6.sin6_addr.s6_addr[10] = 0xff;
+        n->in6.sin6_addr.s6_addr[11] = 0xff;
+        memcpy(&n->in6.sin6_addr.s6_addr[12], a->bytes, 4);
+        return sizeof n->in6;
+    }
+    if (a->family == 6) {
+        n->in6.sin6_family = AF_INET6;
+        n->in6.sin6_port = htons((uint16_t) a->port);
+        n->in6.sin6_scope_id = a->scope;
+        memcpy(&n->in6.sin6_addr, a->bytes, 16);
+        return sizeof n->in6;
+    }
+    return 0;
+}
+
+/* The destination a datagram came with (IP_PKTINFO's ipi_addr, IPV6_PKTINFO's address). */
+static void read_destination(struct msghdr *h, struct lk_address *d) {
+    memset(d, 0, sizeof *d);
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(h); c != NULL; c = CMSG_NXTHDR(h, c)) {
+        if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO
+                && c->cmsg_len >= CMSG_LEN(sizeof(struct in_pktinfo))) {
+            struct in_pktinfo p;
+            memcpy(&p, CMSG_DATA(c), sizeof p);
+            d->family = 4;
+            d->scope = (uint32_t) p.ipi_ifindex;
+            memcpy(d->bytes, &p.ipi_addr, 4);
+            return;
+        }
+        if (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_PKTINFO
+                && c->cmsg_len >= CMSG_LEN(sizeof(struct in6_pktinfo))) {
+            struct in6_pktinfo p;
+            memcpy(&p, CMSG_DATA(c), sizeof p);
+            d->family = 6;
+            d->scope = p.ipi6_ifindex;
+            memcpy(d->bytes, &p.ipi6_addr, 16);
+            return;
+        }
+    }
+}
+
+/*
+ * The control message that makes an answer leave from `via`: IP_PKTINFO with ipi_spec_dst and no
+ * interface (the route decides), or IPV6_PKTINFO with the address and its interface (a
+ * link-local address needs it). Its length; 0 for none.
+ */
+static size_t write_via(const struct lk_address *via, int inet6, union lk_control *out) {
+    struct msghdr m;
+    memset(&m, 0, sizeof m);
+    memset(out, 0, sizeof *out);
+    m.msg_control = out->bytes;
+    m.msg_controllen = sizeof out->bytes;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+    if (via->family == 4) {
+        struct in_pktinfo p;
+        memset(&p, 0, sizeof p);
+        memcpy(&p.ipi_spec_dst, via->bytes, 4);
+        c->cmsg_level = IPPROTO_IP;
+        c->cmsg_type = IP_PKTINFO;
+        c->cmsg_len = CMSG_LEN(sizeof p);
+        memcpy(CMSG_DATA(c), &p, sizeof p);
+        return CMSG_SPACE(sizeof p);
+    }
+    if (via->family == 6 && inet6) {
+        struct in6_pktinfo p;
+        memset(&p, 0, sizeof p);
+        memcpy(&p.ipi6_addr, via->bytes, 16);
+        p.ipi6_ifindex = via->scope;
+        c->cmsg_level = IPPROTO_IPV6;
+        c->cmsg_type = IPV6_PKTINFO;
+        c->cmsg_len = CMSG_LEN(sizeof p);
+        memcpy(CMSG_DATA(c), &p, sizeof p);
+        return CMSG_SPACE(sizeof p);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the socket */
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
+    (void) vm;
+    (void) reserved;
+    return JNI_VERSION_1_8;
+}
+
+JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_abi(JNIEnv *env, jclass type) {
+    (void) env;
+    (void) type;
+    return J(ABI);
+}
+
+JNIEXPORT jstring JNICALL Java_lookout_engine_net_NativeDatagram_errnoText(JNIEnv *env, jclass type, jint e) {
+    (void) type;
+    return errno_text(env, e);
+}
+
+/* Sets an int option; the errno (0: done). */
+static int set_int(int fd, int level, int option, int value) {
+    return setsockopt(fd, level, option, &value, sizeof value) == 0 ? 0 : errno;
+}
+
+static void give_up(JNIEnv *env, int fd, const char *what, int e) {
+    close(fd);
+    throw_errno(env, what, e);
+}
+
+JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_openSocket(JNIEnv *env, jclass type, jbyteArray address,
+        jboolean reuse_port, jint receive_buffer, jboolean wildcard, jbyteArray bound) {
+    (void) type;
+    struct lk_address want;
+    if ((*env)->GetArrayLength(env, address) != (jsize) sizeof want
+            || (*env)->GetArrayLength(env, bound) != (jsize) sizeof want) {
+        throw_argument(env, "address records are 32 bytes");
+        return -1;
+    }
+    (*env)->GetByteArrayRegion(env, address, 0, sizeof want, (jbyte *) &want);
+    int v6 = want.family == 6;
+    int fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        throw_errno(env, "socket", errno);
+        return -1;
+    }
+    int e;
+    if (reuse_port && (e = set_int(fd, SOL_SOCKET, SO_REUSEPORT, 1)) != 0) {
+        give_up(env, fd, "SO_REUSEPORT", e);
+        return -1;
+    }
+    if (receive_buffer > 0 && (e = set_int(fd, SOL_SOCKET, SO_RCVBUF, receive_buffer)) != 0) {
+        give_up(env, fd, "SO_RCVBUF", e);
+        return -1;
+    }
+    /*
+     * As gdnsd does (dnsio_udp.c): answers leave without DF and without path-MTU state, so that a
+     * forged ICMP "fragmentation needed" cannot shrink them into fragments an off-path attacker
+     * could replace, and no PMTU black hole swallows them; IPv6 answers fragment at the minimum
+     * MTU. Kernels without OMIT (before 3.15) get DONT. An IPv6 socket sets the IPv4 option too,
+     * for its mapped clients.
+     */
+    if (set_int(fd, IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_OMIT) != 0 && !v6) {
+        set_int(fd, IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DONT);
+    }
+    if (v6) {
+        if (set_int(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, IPV6_PMTUDISC_OMIT) != 0) {
+            set_int(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, IPV6_PMTUDISC_DONT);
+        }
+        set_int(fd, IPPROTO_IPV6, IPV6_MTU, 1280);
+    }
+    if (wildcard) {
+        /* every datagram's destination, so that its answer leaves from it; an IPv6 socket takes
+           IPv4 clients too (mapped): both kinds of destination */
+        if ((e = set_int(fd, IPPROTO_IP, IP_PKTINFO, 1)) != 0 && !v6) {
+            give_up(env, fd, "IP_PKTINFO", e);
+            return -1;
+        }
+        if (v6 && (e = set_int(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, 1)) != 0) {
+            give_up(env, fd, "IPV6_RECVPKTINFO", e);
+            return -1;
+        }
+    }
+    union lk_name name;
+    socklen_t length = to_name(&want, v6, &name);
+    if (bind(fd, &name.sa, length) != 0) {
+        give_up(env, fd, NULL, errno);
+        return -1;
+    }
+    length = sizeof name;
+    if (getsockname(fd, &name.sa, &length) != 0) {
+        give_up(env, fd, "getsockname", errno);
+        return -1;
+    }
+    struct lk_address got;
+    to_address(&name, length, &got);
+    (*env)->SetByteArrayRegion(env, bound, 0, sizeof got, (const jbyte *) &got);
+    return fd;
+}
+
+JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_socketOption(JNIEnv *env, jclass type, jint fd,
+        jint level, jint option) {
+    (void) env;
+    (void) type;
+    int value = 0;
+    socklen_t length = sizeof value;
+    return getsockopt(fd, level, option, &value, &length) == 0 ? value : -1;
+}
+
+JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_shutdownSocket(JNIEnv *env, jclass type, jint fd) {
+    (void) env;
+    (void) type;
+    /* Linux wakes a receive blocked on an unconnected UDP socket shut down (and says ENOTCONN) */
+    return shutdown(fd, SHUT_RDWR) == 0 ? 0 : -errno;
+}
+
+JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_closeSocket(JNIEnv *env, jclass type, jint fd) {
+    (void) env;
+    (void) type;
+    return close(fd) == 0 ? 0 : -errno;
+}
+
+/* ------------------------------------------------------------------ batches */
+
+JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_stateSize(JNIEnv *env, jclass type, jint count) {
+    (void) env;
+    (void) type;
+    return (jint) state_size(count);
+}
+
+/* The address of a direct buffer of at least `need` bytes, 8-aligned; NULL (and an exception) if not. */
+static unsigned char *buffer(JNIEnv *env, jobject b, size_t need, const char *what) {
+    unsigned char *p = b == NULL ? NULL : (*env)->GetDirectBufferAddress(env, b);
+    if (p == NULL || (size_t) (*env)->GetDirectBufferCapacity(env, b) < need || ((uintptr_t) p & 7) != 0) {
+        throw_argument(env, what);
+        return NULL;
+    }
+    return p;
+}
+
+JNIEXPORT jlong JNICALL Java_lookout_engine_net_NativeDatagram_batchInit(JNIEnv *env, jclass type, jobject state,
+        jint count, jint slot, jobject in_data, jobject received, jobject out_data, jobject queued,
+        jboolean inet6, jboolean pktinfo) {
+    (void) type;
+    if (count <= 0 || count > 1024 || slot < 0) {
+        throw_argument(env, "batch: bad count or slot");
+        return 0;
+    }
+    unsigned char *at = buffer(env, state, state_size(count), "batch: state buffer too small");
+    unsigned char *received_at = at == NULL ? NULL
+            : buffer(env, received, (size_t) count * sizeof(struct lk_received), "batch: received records");
+    unsigned char *queued_at = received_at == NULL ? NULL
+            : buffer(env, queued, (size_t) count * sizeof(struct lk_queued), "batch: queued records");
+    unsigned char *out_at = queued_at == NULL ? NULL : buffer(env, out_data, 1, "batch: out buffer");
+    unsigned char *in_at = NULL;
+    if (out_at != NULL && slot > 0) {
+        in_at = buffer(env, in_data, (size_t) count * (size_t) slot, "batch: in buffer");
+        if (in_at == NULL) {
+            return 0;
+        }
+    }
+    if (out_at == NULL) {
+        return 0;
+    }
+    memset(at, 0, state_size(count));
+    struct lk_batch *b = carve(&at, sizeof *b);
+    b->count = count;
+    b->slot = slot;
+    b->inet6 = inet6 != 0;
+    b->pktinfo = pktinfo != 0;
+    b->in_data = in_at;
+    b->received = (struct lk_received *) received_at;
+    b->out_data = out_at;
+    b->out_capacity = (size_t) (*env)->GetDirectBufferCapacity(env, out_data);
+    b->queued = (struct lk_queued *) queued_at;
+    b->in = carve(&at, (size_t) count * sizeof *b->in);
+    b->in_iov = carve(&at, (size_t) count * sizeof *b->in_iov);
+    b->in_names = carve(&at, (size_t) count * sizeof *b->in_names);
+    b->in_control = carve(&at, (size_t) count * sizeof *b->in_control);
+    b->out = carve(&at, (size_t) count * sizeof *b->out);
+    b->out_iov = carve(&at, (size_t) count * sizeof *b->out_iov);
+    b->out_names = carve(&at, (size_t) count * sizeof *b->out_names);
+    b->out_control = carve(&at, (size_t) count * sizeof *b->out_control);
+    for (int i = 0; i < count; i++) {
+        b->in_iov[i].iov_base = in_at == NULL ? NULL : in_at + (size_t) i * (size_t) slot;
+        b->in_iov[i].iov_len = in_at == NULL ? 0 : (size_t) slot;
+        b->in[i].msg_hdr.msg_iov = &b->in_iov[i];
+        b->in[i].msg_hdr.msg_iovlen = 1;
+        b->out[i].msg_hdr.msg_iov = &b->out_iov[i];
+        b->out[i].msg_hdr.msg_iovlen = 1;
+    }
+    return (jlong) (uintptr_t) b;
+}
+
+/*
+ * Blocks until at least one datagram is there and takes up to the batch (MSG_WAITFORONE): how
+ * many, 0 once the socket is shut down, -errno on an error (EINTR included: Java retries).
+ */
+JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_receiveBatch(JNIEnv *env, jclass type, jlong handle,
+        jint fd) {
+    (void) env;
+    (void) type;
+    struct lk_batch *b = (struct lk_batch *) (uintptr_t) handle;
+    for (int i = 0; i < b->count; i++) {
+        struct msghdr *h = &b->in[i].msg_hdr;
+        h->msg_name = &b->in_names[i];
+        h->msg_namelen = sizeof b->in_names[i];
+        h->msg_control = b->pktinfo ? b->in_control[i].bytes : NULL;
+        h->msg_controllen = b->pktinfo ? sizeof b->in_control[i].bytes : 0;
+        h->msg_flags = 0;
+    }
+    int n = recvmmsg(fd, b->in, (unsigned int) b->count, MSG_WAITFORONE, NULL);
+    if (n < 0) {
+        return -errno;
+    }
+    for (int i = 0; i < n; i++) {
+        struct msghdr *h = &b->in[i].msg_hdr;
+        struct lk_received *r = &b->received[i];
+        unsigned int length = b->in[i].msg_len;
+        r->length = (int32_t) (length < (unsigned int) b->slot ? length : (unsigned int) b->slot);
+        r->truncated = (h->msg_flags & MSG_TRUNC) != 0;
+        to_address(&b->in_names[i], h->msg_namelen, &r->sender);
+        if (b->pktinfo) {
+            read_destination(h, &r->destination);
+        } else {
+            memset(&r->destination, 0, sizeof r->destination);
+        }
+    }
+    return n;
+}
+
+/*
+ * Sends the first `queued` answers (sendmmsg, MSG_DONTWAIT: a full send buffer loses the answer,
+ * UDP's loss, as in gdnsd; past a datagram the kernel refused, so one bad address loses one
+ * answer). Returns how many were refused (high 32 bits) and the errno of the last refusal (low).
+ */
+JNIEXPORT jlong JNICALL Java_lookout_engine_net_NativeDatagram_sendBatch(JNIEnv *env, jclass type, jlong handle,
+        jint fd, jint queued) {
+    (void) env;
+    (void) type;
+    struct lk_batch *b = (struct lk_batch *) (uintptr_t) handle;
+    int n = queued < b->count ? queued : b->count;
+    uint32_t refused = 0;
+    int last = 0;
+    int first = 0;
+    for (int k = 0; k < n; k++) {
+        const struct lk_queued *q = &b->queued[k];
+        struct msghdr *h = &b->out[k].msg_hdr;
+        if (q->offset < 0 || q->length < 0 || (size_t) q->offset + (size_t) q->length > b->out_capacity) {
+            b->out_iov[k].iov_base = b->out_data;
+            b->out_iov[k].iov_len = 0;
+            h->msg_name = NULL; /* no address: the kernel refuses it (EDESTADDRREQ) */
+            h->msg_namelen = 0;
+        } else {
+            b->out_iov[k].iov_base = b->out_data + q->offset;
+            b->out_iov[k].iov_len = (size_t) q->length;
+            if (q->to >= 0 && q->to < b->count) {
+                h->msg_name = &b->in_names[q->to]; /* the sender's own name, as received */
+                h->msg_namelen = b->in[q->to].msg_hdr.msg_namelen;
+            } else {
+                h->msg_namelen = to_name(&q->address, b->inet6, &b->out_names[k]);
+                h->msg_name = h->msg_namelen > 0 ? &b->out_names[k] : NULL;
+            }
+        }
+        const struct lk_address *via = q->from >= 0 && q->from < b->count ? &b->received[q->from].destination
+                : q->from == J(FROM_VIA) ? &q->via : NULL;
+        size_t control = via == NULL ? 0 : write_via(via, b->inet6, &b->out_control[k]);
+        h->msg_control = control > 0 ? b->out_control[k].bytes : NULL;
+        h->msg_controllen = control;
+        h->msg_flags = 0;
+    }
+    while (first < n) {
+        int r = sendmmsg(fd, b->out + first, (unsigned int) (n - first), MSG_DONTWAIT);
+        if (r > 0) {
+            first += r;
+        } else if (r < 0 && errno == EINTR) {
+            continue;
+        } else {
+            last = r < 0 ? errno : 0;
+            refused++;
+            first++; /* this one is lost; the rest still go */
+        }
+    }
+    return (jlong) (((uint64_t) refused << 32) | (uint32_t) last);
+}
