@@ -15,6 +15,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import lookout.engine.dns.wire.TcpFrames;
 import lookout.engine.net.Transport;
 
 /**
@@ -113,9 +114,7 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
                     listener.failed(cf.cause(), FailureKind.TCP_CONNECT);
                     return;
                 }
-                ByteBuf out = Unpooled.buffer(2 + query.length);
-                out.writeShort(query.length).writeBytes(query);
-                ch.writeAndFlush(out).addListener((ChannelFutureListener) wf -> {
+                ch.writeAndFlush(TcpFrames.frame(query)).addListener((ChannelFutureListener) wf -> {
                     if (wf.isSuccess()) {
                         reader.written = true;
                     } else if (!reader.done) {
@@ -135,7 +134,7 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
     private static final class TcpReader extends ChannelInboundHandlerAdapter {
         private final Listener listener;
         private final InetSocketAddress server;
-        private ByteBuf acc;
+        private final TcpFrames.Reader frames = new TcpFrames.Reader();
         volatile boolean written;
         volatile boolean done;
 
@@ -151,20 +150,10 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
                 if (done) {
                     return;
                 }
-                if (acc == null) {
-                    acc = ctx.alloc().buffer(Math.max(512, in.readableBytes()));
-                }
-                acc.writeBytes(in);
-                while (acc.readableBytes() >= 2) {
-                    int len = acc.getUnsignedShort(acc.readerIndex());
-                    if (acc.readableBytes() < 2 + len) {
-                        break;
-                    }
-                    byte[] bytes = new byte[len];
-                    acc.getBytes(acc.readerIndex() + 2, bytes);
-                    acc.skipBytes(2 + len);
+                frames.add(ctx.alloc(), in);
+                for (byte[] reply = frames.next(); reply != null; reply = frames.next()) {
                     // a non-matching reply is ignored by the transaction; keep reading
-                    listener.reply(bytes, server);
+                    listener.reply(reply, server);
                 }
             } finally {
                 in.release();
@@ -191,10 +180,7 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
         }
 
         private void release() {
-            if (acc != null) {
-                acc.release();
-                acc = null;
-            }
+            frames.release();
         }
     }
 
