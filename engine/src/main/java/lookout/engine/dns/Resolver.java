@@ -20,6 +20,10 @@ import lookout.engine.api.Scheduler;
 import lookout.engine.config.ResolverConfig;
 import lookout.engine.config.ZoneConfig;
 import lookout.engine.seams.DynamicRecords;
+import lookout.engine.dns.answer.Answer;
+import lookout.engine.dns.answer.LocalZones;
+import lookout.engine.dns.answer.Reply;
+import lookout.engine.dns.answer.Synthetic;
 import lookout.engine.dns.cache.DnsCache;
 import lookout.engine.dns.upstream.DemotionMarks;
 import lookout.engine.dns.upstream.FailureKind;
@@ -55,11 +59,6 @@ final class Resolver {
     /** RFC 8914 INFO-CODEs. */
     static final int EDE_OTHER = 0;
     static final int EDE_NO_REACHABLE_AUTHORITY = 22;
-
-    /** Where an answer goes: a UDP or TCP client, or the console. */
-    interface Reply {
-        void send(byte[] response);
-    }
 
     private final Scheduler scheduler;
     private final RandomGenerator random;

@@ -39,6 +39,10 @@ import lookout.engine.core.Service;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;
 import lookout.engine.net.Transport;
+import lookout.engine.dns.answer.Answer;
+import lookout.engine.dns.answer.LocalZones;
+import lookout.engine.dns.answer.Reply;
+import lookout.engine.dns.answer.Synthetic;
 import lookout.engine.dns.upstream.NettyUpstreamSockets;
 import lookout.engine.dns.upstream.UpstreamSockets;
 import lookout.engine.dns.wire.ClientQuery;
@@ -1287,7 +1291,7 @@ public final class ResolverService implements Service, Commands.Resolver {
      * Engine loop: a UDP question a listener's fast path decoded and checked (opcode, EDNS version,
      * meta type) but did not answer. The access list is checked again: it may have changed since.
      */
-    private void onDecoded(ClientQuery q, InetSocketAddress sender, Resolver.Reply reply) {
+    private void onDecoded(ClientQuery q, InetSocketAddress sender, Reply reply) {
         try {
             if (!allowed(sender.getAddress())) {
                 denied++;
@@ -1306,7 +1310,7 @@ public final class ResolverService implements Service, Commands.Resolver {
      * Returns true when the question went to the resolver, which answers it exactly once (maybe
      * later); false when it was settled here, answered or dropped.
      */
-    private boolean onQuery(byte[] bytes, InetSocketAddress sender, boolean tcp, Resolver.Reply reply) {
+    private boolean onQuery(byte[] bytes, InetSocketAddress sender, boolean tcp, Reply reply) {
         try {
             if (sender == null || !allowed(sender.getAddress())) {
                 denied++;
