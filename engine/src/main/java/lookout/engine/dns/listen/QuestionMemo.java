@@ -1,4 +1,4 @@
-package lookout.engine.dns;
+package lookout.engine.dns.listen;
 
 import java.util.Arrays;
 import lookout.engine.dns.wire.PlainQuery;
