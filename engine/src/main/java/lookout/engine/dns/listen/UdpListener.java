@@ -27,6 +27,7 @@ import lookout.engine.dns.wire.Responses;
 import lookout.engine.dns.wire.RrType;
 import lookout.engine.dns.wire.WireException;
 import lookout.engine.dns.zone.Zone;
+import lookout.engine.net.HostPort;
 import lookout.engine.net.NetError;
 import lookout.engine.net.UdpEndpoint;
 import lookout.engine.net.UdpReceiver;
@@ -231,7 +232,7 @@ public final class UdpListener implements UdpReceiver {
     @Override
     public void sendFailed(UdpEndpoint endpoint, NetError error, InetSocketAddress to) {
         // one client's answer lost (counted by the endpoint); the listener goes on
-        LOG.log(Level.DEBUG, "resolver UDP listener on " + endpoint.localAddress() + ": " + error.message());
+        LOG.log(Level.DEBUG, "resolver UDP listener on " + HostPort.format(endpoint.localAddress()) + ": " + error.message());
     }
 
     @Override
@@ -241,7 +242,7 @@ public final class UdpListener implements UdpReceiver {
         }
         // the endpoint's reader ended (it reports that with what ended it): the socket stays bound
         // but unread, said loudly on the console too; the engine goes on
-        String why = "resolver: the UDP reader of " + endpoint.localAddress() + " stopped; its share of the clients goes"
+        String why = "resolver: the UDP reader of " + HostPort.format(endpoint.localAddress()) + " stopped; its share of the clients goes"
                 + " unanswered until the listeners are rebound (reload with other listen addresses or udp_threads, or restart)";
         scheduler.execute(() -> publish.accept(new EngineEvent.Notice(scheduler.now(), Subsystem.RESOLVER, Severity.ERROR, why)));
     }
