@@ -10,10 +10,12 @@ import lookout.engine.dns.wire.ClientQuery;
  * began, and the upstream attempts as they ended. {@link Resolver}'s question state extends it
  * with what decides the next step; {@link ResolutionObserver}s read it, and the accounting fills
  * {@link #attempts} and turns a finished one into a {@link ResolveTrace}.
- *
- * <p>Concurrency: engine loop only, like the resolver that makes it.
  */
 class Resolution {
+
+    /* Concurrency: engine loop only. The resolver makes it and extends it there; the accounting
+     * fills `attempts` and builds traces from it there (the console's trace is built there too and
+     * handed out as an immutable ResolveTrace). */
 
     final ClientQuery q;
     /** Who asked, as traces show it ({@code 127.0.0.1:5353/udp}, {@code console}). */

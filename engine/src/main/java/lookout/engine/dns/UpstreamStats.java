@@ -6,10 +6,10 @@ import java.util.Arrays;
 /**
  * One upstream address's record: transactions sent and failed, replies, and a window of the last
  * {@value #WINDOW} reply times (send → reply, TC replies included) for p50/p99 at snapshot time.
- *
- * <p>Concurrency: engine loop only (written by {@link ResolverAccounting}, read by snapshots there).
  */
 final class UpstreamStats {
+
+    /* Concurrency: engine loop only — written by ResolverAccounting, read by ResolverStatus there. */
 
     static final int WINDOW = 512;
 

@@ -16,6 +16,12 @@ import lookout.engine.dns.wire.WireException;
  */
 public final class Answer {
 
+    /* Concurrency: immutable once built, but for the decoded records of an upstream answer, made
+     * on first use (answer() and friends). Cached answers are shared by the engine loop only;
+     * an answer built on a listener's thread (a fast-path trace) is handed to the engine loop
+     * through a release/acquire array and decoded there. A race on the lazy decode could only
+     * decode twice the same immutable bytes. */
+
     public final String qname;
     public final int qtype;
     public final int qclass;

@@ -23,6 +23,13 @@ import lookout.engine.dns.zone.ZoneParser;
  */
 public final class LocalZones {
 
+    /* Concurrency: an instance belongs to one thread — the engine loop's (the resolver's) or one
+     * UDP listener's reader — because of `memo`, `drawnFrom` and `lastPlan`. The parsed zones in
+     * `zones` are immutable after construction and shared by the instances LocalZones(LocalZones)
+     * makes, which is how a listener gets a memo of its own over the engine's zones. DYNA/DYNC
+     * draws go to the DynamicRecords the caller passes: the pools' own on the engine loop,
+     * forAnswerLoop() elsewhere. */
+
     private final Map<String, Zone> zones;
     /**
      * What each asked (name, type, class) comes to, worked out once: the zones are immutable, so a

@@ -12,6 +12,9 @@ import lookout.engine.dns.wire.RrType;
  */
 public final class Synthetic {
 
+    /* Concurrency: stateless; the SOA RDATA is a constant made at class initialisation. Called from
+     * the engine loop and from the listeners' threads alike. */
+
     public static final String LOCALHOST = "localhost.";
     public static final String V4_REVERSE = "127.in-addr.arpa.";
     public static final String V6_LOOPBACK = "1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.ip6.arpa.";

@@ -11,6 +11,8 @@ import lookout.engine.dns.wire.PlainQuery;
  */
 final class QuestionMemo<V> {
 
+    /* Concurrency: one instance per UdpListener, touched only by its reader thread. */
+
     static final int CAPACITY = 8192;
     private static final int LIMIT = CAPACITY / 2;
 

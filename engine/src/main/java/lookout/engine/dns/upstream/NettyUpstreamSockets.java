@@ -26,6 +26,12 @@ import lookout.engine.net.Transport;
  */
 public final class NettyUpstreamSockets implements UpstreamSockets {
 
+    /* Concurrency: udp() and tcp() run on the engine loop (the resolver opens transactions there);
+     * each channel's handler runs on that channel's I/O thread — the engine loop itself on the
+     * engine's group — and reports to the resolver's Listener, which hops onto the engine loop.
+     * TcpReader's `written` and `done` are volatile: the handle (engine loop) and the write
+     * listener may set them from the loop while the channel's thread reads them. */
+
     private final EventLoopGroup io;
     private final Transport transport;
 

@@ -7,10 +7,11 @@ package lookout.engine.dns.wire;
  * (letters are lower-cased into {@link #name}). Anything else is not read here
  * ({@link #read} returns false) and takes the general path ({@link ClientQuery#decode}), which
  * also answers every malformed query with the error it deserves: this reader only ever declines.
- *
- * <p>Mutable and reused: one instance per listener socket, used on its loop only.
  */
 public final class PlainQuery {
+
+    /* Concurrency: mutable and reused — one instance per UDP listener, touched by its reader
+     * thread only (the fast path reads into it and answers from it before the next datagram). */
 
     /** Longest query read here; a longer one takes the general path. */
     public static final int MAX_LENGTH = 1024;
