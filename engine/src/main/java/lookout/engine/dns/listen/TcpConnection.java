@@ -18,7 +18,7 @@ import lookout.engine.dns.wire.TcpFrames;
  * unanswered at once: beyond that the connection's further queries wait, and reading pauses until
  * answers go out, so that one client cannot take the in-flight ceiling (seed 000 §4.6.5) from the
  * others. Closed after {@value #IDLE_SECONDS} s without a query or an answer (RFC 7766 §6.2.3), and
- * at once when the client is not allowed or {@link TcpListener#MAX_CLIENTS} connections are open.
+ * at once when the client is not allowed or no place is left ({@link Places}: the listener's limit).
  * A broken stream (a reset, a read error) is counted malformed and closes this connection only.
  */
 public final class TcpConnection extends ChannelInboundHandlerAdapter {
@@ -36,9 +36,18 @@ public final class TcpConnection extends ChannelInboundHandlerAdapter {
     /** RFC 7766 §6.2.3: idle connections are closed; ours after 30 s. */
     public static final long IDLE_SECONDS = 30;
 
+    /** The count of open connections a connection takes a place in (engine loop). */
+    public interface Places {
+        /** Takes a place; false (and counted rejected) when none is left. */
+        boolean take();
+
+        /** Gives a place back. */
+        void giveBack();
+    }
+
     private final Scheduler scheduler;
     private final Intake intake;
-    private final TcpListener listener;
+    private final Places places;
     private final InetSocketAddress remote;
     private final TcpFrames.Reader frames = new TcpFrames.Reader();
     private Channel channel;
@@ -51,11 +60,11 @@ public final class TcpConnection extends ChannelInboundHandlerAdapter {
     private boolean paused;
     private boolean draining;
 
-    /** A handler for the connection from {@code remote}, judged and counted against {@code listener}. */
-    public TcpConnection(Scheduler scheduler, Intake intake, TcpListener listener, InetSocketAddress remote) {
+    /** A handler for the connection from {@code remote}, judged by {@code intake}, taking one of {@code places}. */
+    public TcpConnection(Scheduler scheduler, Intake intake, Places places, InetSocketAddress remote) {
         this.scheduler = scheduler;
         this.intake = intake;
-        this.listener = listener;
+        this.places = places;
         this.remote = remote;
     }
 
@@ -72,7 +81,7 @@ public final class TcpConnection extends ChannelInboundHandlerAdapter {
                 channel.close();
                 return;
             }
-            if (!listener.admit()) {
+            if (!places.take()) {
                 channel.close();
                 return;
             }
@@ -162,7 +171,7 @@ public final class TcpConnection extends ChannelInboundHandlerAdapter {
             waiting.clear();
             if (counted) {
                 counted = false;
-                listener.closed();
+                places.giveBack();
             }
         });
         c.fireChannelInactive();

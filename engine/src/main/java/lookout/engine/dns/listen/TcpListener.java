@@ -19,7 +19,7 @@ import lookout.engine.net.Transport;
  * group; and the count of open client connections, at most {@value #MAX_CLIENTS} (further ones are
  * closed at once and counted rejected: a slow-loris guard).
  */
-public final class TcpListener {
+public final class TcpListener implements TcpConnection.Places {
 
     /* Concurrency: `open` and `rejected` belong to the engine loop (TcpConnection hops there to
      * admit and release); the acceptor runs on the server channel's I/O thread and only builds
@@ -53,7 +53,8 @@ public final class TcpListener {
     }
 
     /** Engine loop: a connection wants to be counted; false (and counted rejected) at the limit. */
-    boolean admit() {
+    @Override
+    public boolean take() {
         if (open >= MAX_CLIENTS) {
             rejected++;
             return false;
@@ -63,7 +64,8 @@ public final class TcpListener {
     }
 
     /** Engine loop: a counted connection closed. */
-    void closed() {
+    @Override
+    public void giveBack() {
         open--;
     }
 

@@ -29,13 +29,14 @@ public final class Message {
     public int ednsExtRcode;   // upper 8 bits of the extended rcode
     public boolean ednsDo;
 
-    public static final int QR = 0x8000;
-    public static final int AA = 0x0400;
-    public static final int TC = 0x0200;
-    public static final int RD = 0x0100;
-    public static final int RA = 0x0080;
-    public static final int AD = 0x0020;
-    public static final int CD = 0x0010;
+    // the header's flag bits, named where most callers look for them (Header holds them)
+    public static final int QR = Header.QR;
+    public static final int AA = Header.AA;
+    public static final int TC = Header.TC;
+    public static final int RD = Header.RD;
+    public static final int RA = Header.RA;
+    public static final int AD = Header.AD;
+    public static final int CD = Header.CD;
 
     public boolean isResponse() {
         return (flags & QR) != 0;
