@@ -12,7 +12,6 @@ module lookout.engine {
     requires io.netty.transport.unix.common;
     requires io.netty.transport.classes.epoll;
     requires io.netty.codec;
-    requires io.netty.codec.dns;
     requires io.netty.codec.http;
     requires io.netty.handler;
 

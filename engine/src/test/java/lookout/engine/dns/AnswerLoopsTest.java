@@ -400,7 +400,7 @@ class AnswerLoopsTest {
 
     /**
      * A burst of questions read in one go is answered whole: the fast path sends its answers
-     * {@value ResolverService#FLUSH_EVERY} at a time and the rest at the end of the burst. 200
+     * {@value lookout.engine.net.UdpEndpoint#FLUSH_EVERY} at a time and the rest at the end of the burst. 200
      * queries (static, DYNA, NXDOMAIN, one forwarded) are sent before any answer is read; every ID
      * comes back exactly once.
      */

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lookout.engine.api.ResolverSnapshot;
+import lookout.engine.dns.listen.TcpConnection;
 import lookout.engine.dns.upstream.FailureKind;
 import lookout.engine.dns.upstream.NettyUpstreamSockets;
 import lookout.engine.dns.upstream.UpstreamSockets;
@@ -43,13 +44,13 @@ class InFlightCeilingTest {
 
     /**
      * RFC 7766 pipelining with a bound: one TCP connection has at most
-     * {@value ResolverService#MAX_TCP_PIPELINE} questions unanswered; the rest wait unread and are
+     * {@value TcpConnection#MAX_PIPELINE} questions unanswered; the rest wait unread and are
      * asked as answers go out (here: SERVFAIL after three 2-s attempts, in virtual time).
      */
     @Test
     void oneTcpConnectionHasAtMost64QuestionsUnansweredAndTheRestWait() throws Exception {
         int n = 150;
-        int limit = ResolverService.MAX_TCP_PIPELINE;
+        int limit = TcpConnection.MAX_PIPELINE;
         try (ResolverHarness h = new ResolverHarness(tmp, 50, oneScope(new InetSocketAddress("127.0.0.1", 9)));
              java.net.Socket s = new java.net.Socket()) {
             Blackhole hole = new Blackhole();

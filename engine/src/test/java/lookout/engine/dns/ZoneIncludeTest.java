@@ -9,6 +9,8 @@ import lookout.engine.config.Config;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigProblem;
 import lookout.engine.config.ConfigResult;
+import lookout.engine.dns.answer.Answer;
+import lookout.engine.dns.answer.LocalZones;
 import lookout.engine.dns.wire.Rr;
 import lookout.engine.dns.wire.RrType;
 import lookout.engine.dns.zone.Zone;

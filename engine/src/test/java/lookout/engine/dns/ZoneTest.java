@@ -15,6 +15,8 @@ import lookout.engine.config.ConfigSource;
 import lookout.engine.config.WeightedConfig;
 import lookout.engine.config.ZoneConfig;
 import lookout.engine.seams.DynamicRecords;
+import lookout.engine.dns.answer.Answer;
+import lookout.engine.dns.answer.LocalZones;
 import lookout.engine.dns.wire.Message;
 import lookout.engine.dns.wire.Rr;
 import lookout.engine.dns.wire.RrType;

@@ -10,9 +10,12 @@ import java.util.Set;
 /**
  * seed 000 §4.6.3: demotion marks, one per server address, shared by every scope that lists the
  * address. A pure structure: every method takes {@code now} (scheduler nanoseconds) and nothing
- * here reads a clock. Confined to the engine loop.
+ * here reads a clock.
  */
 public final class DemotionMarks {
+
+    /* Concurrency: one instance, the resolver's, confined to the engine loop (attempts, replies,
+     * the expiry timer and snapshots all run there). */
 
     /** seed 000 §4.6.3: "until 30 seconds from now". */
     public static final long MARK_NANOS = 30_000_000_000L;

@@ -15,6 +15,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import lookout.engine.dns.wire.TcpFrames;
 import lookout.engine.net.Transport;
 
 /**
@@ -24,6 +25,12 @@ import lookout.engine.net.Transport;
  * timeout is off: the 2-s deadline is the resolver's, on the engine scheduler.
  */
 public final class NettyUpstreamSockets implements UpstreamSockets {
+
+    /* Concurrency: udp() and tcp() run on the engine loop (the resolver opens transactions there);
+     * each channel's handler runs on that channel's I/O thread — the engine loop itself on the
+     * engine's group — and reports to the resolver's Listener, which hops onto the engine loop.
+     * TcpReader's `written` and `done` are volatile: the handle (engine loop) and the write
+     * listener may set them from the loop while the channel's thread reads them. */
 
     private final EventLoopGroup io;
     private final Transport transport;
@@ -113,9 +120,7 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
                     listener.failed(cf.cause(), FailureKind.TCP_CONNECT);
                     return;
                 }
-                ByteBuf out = Unpooled.buffer(2 + query.length);
-                out.writeShort(query.length).writeBytes(query);
-                ch.writeAndFlush(out).addListener((ChannelFutureListener) wf -> {
+                ch.writeAndFlush(TcpFrames.frame(query)).addListener((ChannelFutureListener) wf -> {
                     if (wf.isSuccess()) {
                         reader.written = true;
                     } else if (!reader.done) {
@@ -135,7 +140,7 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
     private static final class TcpReader extends ChannelInboundHandlerAdapter {
         private final Listener listener;
         private final InetSocketAddress server;
-        private ByteBuf acc;
+        private final TcpFrames.Reader frames = new TcpFrames.Reader();
         volatile boolean written;
         volatile boolean done;
 
@@ -151,20 +156,10 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
                 if (done) {
                     return;
                 }
-                if (acc == null) {
-                    acc = ctx.alloc().buffer(Math.max(512, in.readableBytes()));
-                }
-                acc.writeBytes(in);
-                while (acc.readableBytes() >= 2) {
-                    int len = acc.getUnsignedShort(acc.readerIndex());
-                    if (acc.readableBytes() < 2 + len) {
-                        break;
-                    }
-                    byte[] bytes = new byte[len];
-                    acc.getBytes(acc.readerIndex() + 2, bytes);
-                    acc.skipBytes(2 + len);
+                frames.add(ctx.alloc(), in);
+                for (byte[] reply = frames.next(); reply != null; reply = frames.next()) {
                     // a non-matching reply is ignored by the transaction; keep reading
-                    listener.reply(bytes, server);
+                    listener.reply(reply, server);
                 }
             } finally {
                 in.release();
@@ -191,10 +186,7 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
         }
 
         private void release() {
-            if (acc != null) {
-                acc.release();
-                acc = null;
-            }
+            frames.release();
         }
     }
 

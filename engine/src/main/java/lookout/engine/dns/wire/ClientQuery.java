@@ -22,7 +22,12 @@ public final class ClientQuery {
     public boolean tcp;
 
     public int opcode() {
-        return (flags >>> 11) & 0xF;
+        return Header.opcode(flags);
+    }
+
+    /** Whether the client set CD (RFC 4035 §3.2.2): the upstream query carries it too. */
+    public boolean checkingDisabled() {
+        return Header.checkingDisabled(flags);
     }
 
     /** How big an answer may be (RFC 6891 §6.2.3/§6.2.5: at least 512, at most our own buffer). */
@@ -42,17 +47,14 @@ public final class ClientQuery {
      * set.
      */
     public static ClientQuery decode(byte[] raw, int len, boolean tcp) throws WireException {
-        if (len < 12) {
+        if (!Header.isQuery(raw, len)) {
             return null;
         }
-        int flags = Message.u16(raw, 2);
-        if ((flags & Message.QR) != 0) {
-            return null;
-        }
+        int flags = Header.flags(raw);
         ClientQuery q = new ClientQuery();
         q.raw = raw;
         q.tcp = tcp;
-        q.id = Message.u16(raw, 0);
+        q.id = Header.id(raw);
         q.flags = flags;
         if (Message.u16(raw, 4) != 1) {
             throw new WireException("a query needs exactly one question");
@@ -83,15 +85,9 @@ public final class ClientQuery {
             if (pos + 11 + rdlen != len) {
                 throw new WireException("OPT record length does not match the message");
             }
-            int o = pos + 11;
-            while (o < len) {
-                if (o + 4 > len) {
-                    throw new WireException("EDNS option header cut short");
-                }
-                o += 4 + Message.u16(raw, o + 2);
-                if (o > len) {
-                    throw new WireException("EDNS option runs past its record");
-                }
+            String problem = Message.optionsProblem(raw, pos + 11, len);
+            if (problem != null) {
+                throw new WireException(problem);
             }
             q.edns = true;
             q.ednsUdpSize = Message.u16(raw, pos + 3);

@@ -14,15 +14,6 @@ import java.util.Map;
  */
 public record Encoded(byte[] wire, int[] ttlOffsets, int rcode) {
 
-    /** Length of the question name in {@code wire} (it starts at offset 12). */
-    public int qnameLength() {
-        int p = 12;
-        while (p < wire.length && wire[p] != 0) {
-            p += (wire[p] & 0xFF) + 1;
-        }
-        return p + 1 - 12;
-    }
-
     /**
      * Encodes a response. {@code flags} are the header flags (QR, AA, RA ...) without the rcode;
      * owner names are compressed against earlier names, RDATA is written as given.

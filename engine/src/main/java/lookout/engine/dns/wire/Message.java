@@ -29,13 +29,14 @@ public final class Message {
     public int ednsExtRcode;   // upper 8 bits of the extended rcode
     public boolean ednsDo;
 
-    public static final int QR = 0x8000;
-    public static final int AA = 0x0400;
-    public static final int TC = 0x0200;
-    public static final int RD = 0x0100;
-    public static final int RA = 0x0080;
-    public static final int AD = 0x0020;
-    public static final int CD = 0x0010;
+    // the header's flag bits, named where most callers look for them (Header holds them)
+    public static final int QR = Header.QR;
+    public static final int AA = Header.AA;
+    public static final int TC = Header.TC;
+    public static final int RD = Header.RD;
+    public static final int RA = Header.RA;
+    public static final int AD = Header.AD;
+    public static final int CD = Header.CD;
 
     public boolean isResponse() {
         return (flags & QR) != 0;
@@ -46,7 +47,7 @@ public final class Message {
     }
 
     public int opcode() {
-        return (flags >>> 11) & 0xF;
+        return Header.opcode(flags);
     }
 
     /** The full response code, with the EDNS extension (RFC 6891 §6.1.3). */
@@ -137,17 +138,28 @@ public final class Message {
     }
 
     private static void checkOptions(byte[] m, int pos, int rdlen) throws WireException {
-        int end = pos + rdlen;
+        String problem = optionsProblem(m, pos, pos + rdlen);
+        if (problem != null) {
+            throw new WireException(problem);
+        }
+    }
+
+    /**
+     * What is wrong with the EDNS options in {@code m[pos, end)} (RFC 6891 §6.1.2: code, length,
+     * data, filling the OPT record's RDATA exactly), or null when they are well formed. One check
+     * for every reader of an OPT record: replies, client queries and the listeners' fast read.
+     */
+    public static String optionsProblem(byte[] m, int pos, int end) {
         while (pos < end) {
             if (pos + 4 > end) {
-                throw new WireException("EDNS option header cut short");
+                return "EDNS option header cut short";
             }
-            int olen = u16(m, pos + 2);
-            pos += 4 + olen;
+            pos += 4 + u16(m, pos + 2);
             if (pos > end) {
-                throw new WireException("EDNS option runs past its record");
+                return "EDNS option runs past its record";
             }
         }
+        return null;
     }
 
     /** RDATA with names decompressed, for the RFC 1035 types that may carry compressed names. */
@@ -208,49 +220,31 @@ public final class Message {
         return r;
     }
 
+    /** Copies the name at {@code pos}, decompressed, into {@code out} at {@code o}; {@code next[0]}: the offset after it. */
     private static int copyName(byte[] m, int end, int pos, byte[] out, int o, int[] next) throws WireException {
-        int jumps = 0;
-        int resume = -1;
-        int total = 0;
-        int limit = end;
-        while (true) {
-            if (pos >= limit) {
-                throw new WireException("name runs past its bounds");
-            }
-            int l = m[pos] & 0xFF;
-            if ((l & 0xC0) == 0xC0) {
-                if (pos + 1 >= limit) {
-                    throw new WireException("compression pointer cut short");
-                }
-                int target = ((l & 0x3F) << 8) | (m[pos + 1] & 0xFF);
-                if (resume < 0) {
-                    resume = pos + 2;
-                }
-                if (target >= pos || ++jumps > 64) {
-                    throw new WireException("compression pointer loops or points forward");
-                }
-                pos = target;
-                continue;
-            }
-            if ((l & 0xC0) != 0) {
-                throw new WireException("unknown label type");
-            }
-            if (pos + 1 + l > limit) {
-                throw new WireException("label runs past its bounds");
-            }
-            total += l + 1;
-            if (total > 255) {
-                throw new WireException("name longer than 255 bytes");
-            }
-            System.arraycopy(m, pos, out, o, l + 1);
-            o += l + 1;
-            pos += l + 1;
-            if (l == 0) {
-                break;
-            }
+        Copy c = new Copy(out, o);
+        next[0] = WireName.readOrThrow(m, end, pos, c, "its bounds");
+        out[c.at] = 0;
+        return c.at + 1;
+    }
+
+    /** Copies labels as they come, length byte first: a name decompressed. */
+    private static final class Copy implements WireName.Labels {
+        private final byte[] out;
+        int at;
+
+        Copy(byte[] out, int at) {
+            this.out = out;
+            this.at = at;
         }
-        next[0] = resume >= 0 ? resume : pos;
-        return o;
+
+        @Override
+        public boolean label(byte[] m, int offset, int length) {
+            out[at++] = (byte) length;
+            System.arraycopy(m, offset, out, at, length);
+            at += length;
+            return true;
+        }
     }
 
     /**
@@ -258,49 +252,14 @@ public final class Message {
      * case); returns the offset after the name in its original place.
      */
     public static int readName(byte[] m, int len, int pos, StringBuilder sb) throws WireException {
-        int jumps = 0;
-        int resume = -1;
-        int total = 0;
-        while (true) {
-            if (pos >= len) {
-                throw new WireException("name runs past the end of the message");
-            }
-            int l = m[pos] & 0xFF;
-            if ((l & 0xC0) == 0xC0) {
-                if (pos + 1 >= len) {
-                    throw new WireException("compression pointer cut short");
-                }
-                int target = ((l & 0x3F) << 8) | (m[pos + 1] & 0xFF);
-                if (resume < 0) {
-                    resume = pos + 2;
-                }
-                if (target >= pos || ++jumps > 64) {
-                    throw new WireException("compression pointer loops or points forward");
-                }
-                pos = target;
-                continue;
-            }
-            if ((l & 0xC0) != 0) {
-                throw new WireException("unknown label type");
-            }
-            if (l == 0) {
-                pos++;
-                break;
-            }
-            if (pos + 1 + l > len) {
-                throw new WireException("label runs past the end of the message");
-            }
-            total += l + 1;
-            if (total > 254) {
-                throw new WireException("name longer than 255 bytes");
-            }
-            Names.appendLabel(sb, m, pos + 1, l);
-            pos += l + 1;
-        }
+        int after = WireName.readOrThrow(m, len, pos, (b, offset, length) -> {
+            Names.appendLabel(sb, b, offset, length);
+            return true;
+        }, "the end of the message");
         if (sb.length() == 0) {
             sb.append('.');
         }
-        return resume >= 0 ? resume : pos;
+        return after;
     }
 
     /** Reads an uncompressed name from RDATA already decompressed (zone data, cached records). */

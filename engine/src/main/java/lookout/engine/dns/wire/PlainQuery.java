@@ -7,10 +7,11 @@ package lookout.engine.dns.wire;
  * (letters are lower-cased into {@link #name}). Anything else is not read here
  * ({@link #read} returns false) and takes the general path ({@link ClientQuery#decode}), which
  * also answers every malformed query with the error it deserves: this reader only ever declines.
- *
- * <p>Mutable and reused: one instance per listener socket, used on its loop only.
  */
 public final class PlainQuery {
+
+    /* Concurrency: mutable and reused — one instance per UDP listener, touched by its reader
+     * thread only (the fast path reads into it and answers from it before the next datagram). */
 
     /** Longest query read here; a longer one takes the general path. */
     public static final int MAX_LENGTH = 1024;
@@ -30,6 +31,7 @@ public final class PlainQuery {
     public boolean edns;
     public int ednsUdpSize;
     public boolean ednsDo;
+    private final Lowered labels = new Lowered();
 
     /** Reads the {@link #length} bytes in {@link #raw}; false when the query is not of the usual shape. */
     public boolean read() {
@@ -38,9 +40,9 @@ public final class PlainQuery {
         if (len < 17 || len > MAX_LENGTH) {
             return false;
         }
-        int f = Message.u16(m, 2);
+        int f = Header.flags(m);
         // a response, or an opcode other than QUERY; one question, no answer or authority records
-        if ((f & (Message.QR | 0x7800)) != 0 || Message.u16(m, 4) != 1 || Message.u16(m, 6) != 0
+        if ((f & Message.QR) != 0 || Header.opcode(f) != Header.OPCODE_QUERY || Message.u16(m, 4) != 1 || Message.u16(m, 6) != 0
                 || Message.u16(m, 8) != 0) {
             return false;
         }
@@ -48,35 +50,12 @@ public final class PlainQuery {
         if (ar > 1) {
             return false;
         }
-        int pos = 12;
-        int n = 0;
-        int h = 1;
-        while (true) {
-            if (pos >= len) {
-                return false;
-            }
-            int l = m[pos] & 0xFF;
-            if (l == 0) {
-                pos++;
-                break;
-            }
-            // compression pointers and extended label types: the general path
-            if (l > 63 || pos + 1 + l > len || n + 1 + l > 254) {
-                return false;
-            }
-            name[n++] = (byte) l;
-            h = 31 * h + l;
-            for (int i = pos + 1, end = pos + 1 + l; i < end; i++) {
-                int c = m[i] & 0xFF;
-                if (c >= 'A' && c <= 'Z') {
-                    c += 32;
-                } else if (c <= 0x20 || c >= 0x7F || c == '.' || c == '\\') {
-                    return false; // escaped in presentation form (Names.appendLabel)
-                }
-                name[n++] = (byte) c;
-                h = 31 * h + c;
-            }
-            pos += 1 + l;
+        // uncompressed labels only: a pointer, or a byte escaped in presentation form, declines
+        labels.n = 0;
+        labels.h = 1;
+        int pos = WireName.read(m, len, Header.LENGTH, false, labels);
+        if (pos < 0) {
+            return false;
         }
         if (pos + 4 > len || Message.u16(m, pos + 2) != RrType.IN) {
             return false;
@@ -95,25 +74,46 @@ public final class PlainQuery {
                     || pos + 11 + Message.u16(m, pos + 9) != len) {
                 return false;
             }
-            for (int o = pos + 11; o < len; ) {
-                if (o + 4 > len) {
-                    return false;
-                }
-                o += 4 + Message.u16(m, o + 2);
-                if (o > len) {
-                    return false;
-                }
+            if (Message.optionsProblem(m, pos + 11, len) != null) {
+                return false;
             }
             edns = true;
             ednsUdpSize = Message.u16(m, pos + 3);
             ednsDo = (m[pos + 7] & 0x80) != 0;
         }
-        id = Message.u16(m, 0);
+        id = Header.id(m);
         flags = f;
         qtype = t;
-        nameLength = n;
-        hash = 31 * h + t;
+        nameLength = labels.n;
+        hash = 31 * labels.h + t;
         return true;
+    }
+
+    /**
+     * The name's labels as {@link WireName} reads them: copied lower-cased into {@link #name},
+     * hashed on the way, declined when a byte would need an escape in presentation form (the
+     * memo's key must be the name the decoded path would have read). Allocation-free: one per reader.
+     */
+    private final class Lowered implements WireName.Labels {
+        int n;
+        int h;
+
+        @Override
+        public boolean label(byte[] m, int offset, int length) {
+            name[n++] = (byte) length;
+            h = 31 * h + length;
+            for (int i = offset, end = offset + length; i < end; i++) {
+                int c = m[i] & 0xFF;
+                if (c >= 'A' && c <= 'Z') {
+                    c += 32;
+                } else if (c <= 0x20 || c >= 0x7F || c == '.' || c == '\\') {
+                    return false; // escaped in presentation form (Names.appendLabel)
+                }
+                name[n++] = (byte) c;
+                h = 31 * h + c;
+            }
+            return true;
+        }
     }
 
     /** How big an answer may be: as {@link ClientQuery#maxSize} over UDP. */

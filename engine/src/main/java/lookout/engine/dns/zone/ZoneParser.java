@@ -8,6 +8,7 @@ import lookout.engine.config.ZoneConfig;
 import lookout.engine.dns.wire.Names;
 import lookout.engine.dns.wire.Rr;
 import lookout.engine.dns.wire.RrType;
+import lookout.engine.dns.zone.ZoneTokens.Token;
 
 /**
  * RFC 1035 §5 master files: {@code $TTL} (RFC 2308), {@code $ORIGIN}, parentheses, comments,
@@ -29,9 +30,6 @@ public final class ZoneParser {
 
     /** The zone (null when there were problems) and the problems. */
     public record Result(Zone zone, List<Problem> problems) {
-    }
-
-    private record Token(String text, int line, int column, boolean quoted) {
     }
 
     /** How deep {@code $INCLUDE}s may nest (a file including itself is caught before that). */
@@ -70,7 +68,7 @@ public final class ZoneParser {
     }
 
     private void problem(Token t, String message) {
-        problem(t.line, t.column, message);
+        problem(t.line(), t.column(), message);
     }
 
     private void run() {
@@ -96,136 +94,13 @@ public final class ZoneParser {
 
     /** Reads the entries of {@code text}, the text of {@link #source}. */
     private void read(String text) {
-        List<List<Token>> entries = new ArrayList<>();
-        List<Boolean> blankOwner = new ArrayList<>();
-        tokenize(text, entries, blankOwner);
-        for (int i = 0; i < entries.size(); i++) {
+        for (ZoneTokens.Entry e : ZoneTokens.read(text, this::problem)) {
             try {
-                entry(entries.get(i), blankOwner.get(i));
-            } catch (RuntimeException e) {
-                Token t = entries.get(i).get(0);
-                problem(t, "cannot parse this record: " + e.getMessage());
+                entry(e.tokens(), e.blankOwner());
+            } catch (RuntimeException x) {
+                Token t = e.tokens().get(0);
+                problem(t, "cannot parse this record: " + x.getMessage());
             }
-        }
-    }
-
-    private void tokenize(String text, List<List<Token>> entries, List<Boolean> blankOwner) {
-        int line = 1;
-        int col = 1;
-        int depth = 0;
-        List<Token> cur = new ArrayList<>();
-        boolean curBlank = false;
-        boolean atLineStart = true;
-        int i = 0;
-        int n = text.length();
-        while (i < n) {
-            char c = text.charAt(i);
-            if (c == '\n') {
-                if (depth == 0) {
-                    if (!cur.isEmpty()) {
-                        entries.add(cur);
-                        blankOwner.add(curBlank);
-                        cur = new ArrayList<>();
-                    }
-                    atLineStart = true;
-                }
-                line++;
-                col = 1;
-                i++;
-                continue;
-            }
-            if (c == ' ' || c == '\t' || c == '\r') {
-                if (atLineStart && depth == 0 && cur.isEmpty()) {
-                    curBlank = true;
-                }
-                atLineStart = false;
-                i++;
-                col++;
-                continue;
-            }
-            if (atLineStart && depth == 0 && cur.isEmpty()) {
-                curBlank = false;
-            }
-            atLineStart = false;
-            if (c == ';') {
-                while (i < n && text.charAt(i) != '\n') {
-                    i++;
-                    col++;
-                }
-                continue;
-            }
-            if (c == '(') {
-                depth++;
-                i++;
-                col++;
-                continue;
-            }
-            if (c == ')') {
-                if (depth == 0) {
-                    problem(line, col, "')' without '('");
-                } else {
-                    depth--;
-                }
-                i++;
-                col++;
-                continue;
-            }
-            int startCol = col;
-            StringBuilder sb = new StringBuilder();
-            if (c == '"') {
-                i++;
-                col++;
-                boolean closed = false;
-                while (i < n) {
-                    char d = text.charAt(i);
-                    if (d == '\\' && i + 1 < n) {
-                        sb.append(d).append(text.charAt(i + 1));
-                        i += 2;
-                        col += 2;
-                        continue;
-                    }
-                    if (d == '"') {
-                        closed = true;
-                        i++;
-                        col++;
-                        break;
-                    }
-                    if (d == '\n') {
-                        break;
-                    }
-                    sb.append(d);
-                    i++;
-                    col++;
-                }
-                if (!closed) {
-                    problem(line, startCol, "unterminated quoted string");
-                }
-                cur.add(new Token(sb.toString(), line, startCol, true));
-                continue;
-            }
-            while (i < n) {
-                char d = text.charAt(i);
-                if (d == ' ' || d == '\t' || d == '\r' || d == '\n' || d == ';' || d == '(' || d == ')' || d == '"') {
-                    break;
-                }
-                if (d == '\\' && i + 1 < n) {
-                    sb.append(d).append(text.charAt(i + 1));
-                    i += 2;
-                    col += 2;
-                    continue;
-                }
-                sb.append(d);
-                i++;
-                col++;
-            }
-            cur.add(new Token(sb.toString(), line, startCol, false));
-        }
-        if (depth > 0) {
-            problem(line, col, "'(' not closed before the end of the zone");
-        }
-        if (!cur.isEmpty()) {
-            entries.add(cur);
-            blankOwner.add(curBlank);
         }
     }
 
@@ -233,7 +108,7 @@ public final class ZoneParser {
 
     private void entry(List<Token> t, boolean blank) {
         Token first = t.get(0);
-        if (!blank && first.text.startsWith("$")) {
+        if (!blank && first.text().startsWith("$")) {
             directive(t);
             return;
         }
@@ -258,14 +133,14 @@ public final class ZoneParser {
         Token ttlToken = null;
         for (int j = 0; j < 2 && k < t.size(); j++) {
             Token x = t.get(k);
-            if (x.text.equalsIgnoreCase("IN")) {
+            if (x.text().equalsIgnoreCase("IN")) {
                 k++;
-            } else if (x.text.equalsIgnoreCase("CH") || x.text.equalsIgnoreCase("HS")) {
+            } else if (x.text().equalsIgnoreCase("CH") || x.text().equalsIgnoreCase("HS")) {
                 problem(x, "only class IN is supported");
                 return;
-            } else if (!x.quoted && !x.text.isEmpty() && Character.isDigit(x.text.charAt(0))) {
+            } else if (!x.quoted() && !x.text().isEmpty() && Character.isDigit(x.text().charAt(0))) {
                 ttlToken = x;
-                String s = x.text;
+                String s = x.text();
                 int slash = s.indexOf('/');
                 ttl = parseTtl(slash < 0 ? s : s.substring(0, slash));
                 if (slash >= 0) {
@@ -289,7 +164,7 @@ public final class ZoneParser {
             return;
         }
         Token typeTok = t.get(k++);
-        String type = typeTok.text.toUpperCase(Locale.ROOT);
+        String type = typeTok.text().toUpperCase(Locale.ROOT);
         if (minTtl >= 0 && !type.equals("DYNA") && !type.equals("DYNC")) {
             problem(ttlToken, "the TTL/MIN form is only for DYNA and DYNC records");
             return;
@@ -313,16 +188,16 @@ public final class ZoneParser {
 
     private void directive(List<Token> t) {
         Token d = t.get(0);
-        String name = d.text.toUpperCase(Locale.ROOT);
+        String name = d.text().toUpperCase(Locale.ROOT);
         switch (name) {
             case "$TTL" -> {
                 if (t.size() != 2) {
                     problem(d, "$TTL takes one value");
                     return;
                 }
-                long v = parseTtl(t.get(1).text);
+                long v = parseTtl(t.get(1).text());
                 if (v < 0) {
-                    problem(t.get(1), "bad $TTL value '" + t.get(1).text + "'");
+                    problem(t.get(1), "bad $TTL value '" + t.get(1).text() + "'");
                     return;
                 }
                 defaultTtl = v;
@@ -338,7 +213,7 @@ public final class ZoneParser {
                 }
             }
             case "$INCLUDE" -> include(t);
-            default -> problem(d, "unknown directive " + d.text);
+            default -> problem(d, "unknown directive " + d.text());
         }
     }
 
@@ -356,7 +231,7 @@ public final class ZoneParser {
             problem(d, "$INCLUDE takes a file name and an optional origin");
             return;
         }
-        String path = ZoneConfig.includePath(directory, t.get(1).text);
+        String path = ZoneConfig.includePath(directory, t.get(1).text());
         String newOrigin = origin;
         if (t.size() == 3) {
             newOrigin = absolute(t.get(2));
@@ -410,7 +285,7 @@ public final class ZoneParser {
     }
 
     private String absolute(Token t) {
-        String s = t.text;
+        String s = t.text();
         String r;
         if (s.equals("@")) {
             r = origin;
@@ -472,9 +347,9 @@ public final class ZoneParser {
                 if (!count(typeTok, rd, 1)) {
                     return;
                 }
-                byte[] a = ipv4(rd.get(0).text);
+                byte[] a = ipv4(rd.get(0).text());
                 if (a == null) {
-                    problem(rd.get(0), "'" + rd.get(0).text + "' is not an IPv4 address");
+                    problem(rd.get(0), "'" + rd.get(0).text() + "' is not an IPv4 address");
                     return;
                 }
                 add(owner, typeTok, new Rr(owner, RrType.A, RrType.IN, ttl, a));
@@ -483,9 +358,9 @@ public final class ZoneParser {
                 if (!count(typeTok, rd, 1)) {
                     return;
                 }
-                byte[] a = ipv6(rd.get(0).text);
+                byte[] a = ipv6(rd.get(0).text());
                 if (a == null) {
-                    problem(rd.get(0), "'" + rd.get(0).text + "' is not an IPv6 address");
+                    problem(rd.get(0), "'" + rd.get(0).text() + "' is not an IPv6 address");
                     return;
                 }
                 add(owner, typeTok, new Rr(owner, RrType.AAAA, RrType.IN, ttl, a));
@@ -574,10 +449,10 @@ public final class ZoneParser {
                 String rname = absolute(rd.get(1));
                 long[] v = new long[5];
                 for (int i = 0; i < 5; i++) {
-                    v[i] = i == 0 ? number(rd.get(2), 0xFFFFFFFFL) : parseTtl(rd.get(2 + i).text);
+                    v[i] = i == 0 ? number(rd.get(2), 0xFFFFFFFFL) : parseTtl(rd.get(2 + i).text());
                     if (v[i] < 0) {
                         if (i > 0) {
-                            problem(rd.get(2 + i), "bad SOA time value '" + rd.get(2 + i).text + "'");
+                            problem(rd.get(2 + i), "bad SOA time value '" + rd.get(2 + i).text() + "'");
                         }
                         return;
                     }
@@ -613,13 +488,13 @@ public final class ZoneParser {
                     return;
                 }
                 Token ref = rd.get(0);
-                int bang = ref.text.indexOf('!');
-                if (bang <= 0 || bang == ref.text.length() - 1) {
+                int bang = ref.text().indexOf('!');
+                if (bang <= 0 || bang == ref.text().length() - 1) {
                     problem(ref, type + " needs plugin!resource, like weighted!pool");
                     return;
                 }
-                String plugin = ref.text.substring(0, bang);
-                String resource = ref.text.substring(bang + 1);
+                String plugin = ref.text().substring(0, bang);
+                String resource = ref.text().substring(bang + 1);
                 if (!plugin.equals("weighted")) {
                     problem(ref, "plugin '" + plugin + "' is not available; only 'weighted' is");
                     return;
@@ -644,9 +519,9 @@ public final class ZoneParser {
                     return;
                 }
                 node.dyn = new Zone.Dyn(type.equals("DYNC"), plugin, resource, ttl, min,
-                        source, firstLine - 1 + ref.line, ref.column);
+                        source, firstLine - 1 + ref.line(), ref.column());
             }
-            default -> problem(typeTok, "unsupported record type '" + typeTok.text
+            default -> problem(typeTok, "unsupported record type '" + typeTok.text()
                     + "' (supported: SOA NS A AAAA CNAME PTR MX TXT SRV DYNA DYNC)");
         }
     }
@@ -692,7 +567,7 @@ public final class ZoneParser {
 
     private boolean count(Token typeTok, List<Token> rd, int n) {
         if (rd.size() != n) {
-            problem(rd.size() > n ? rd.get(n) : typeTok, typeTok.text.toUpperCase(Locale.ROOT) + " takes " + n
+            problem(rd.size() > n ? rd.get(n) : typeTok, typeTok.text().toUpperCase(Locale.ROOT) + " takes " + n
                     + " field" + (n == 1 ? "" : "s") + ", found " + rd.size());
             return false;
         }
@@ -701,19 +576,19 @@ public final class ZoneParser {
 
     private long number(Token t, long max) {
         try {
-            long v = Long.parseLong(t.text);
+            long v = Long.parseLong(t.text());
             if (v >= 0 && v <= max) {
                 return v;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        problem(t, "'" + t.text + "' is not a number from 0 to " + max);
+        problem(t, "'" + t.text() + "' is not a number from 0 to " + max);
         return -1;
     }
 
     private byte[] unescape(Token t) {
-        byte[] raw = t.text.getBytes(StandardCharsets.UTF_8);
+        byte[] raw = t.text().getBytes(StandardCharsets.UTF_8);
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         for (int i = 0; i < raw.length; i++) {
             byte b = raw[i];

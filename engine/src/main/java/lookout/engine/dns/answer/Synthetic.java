@@ -1,4 +1,4 @@
-package lookout.engine.dns;
+package lookout.engine.dns.answer;
 
 import java.util.List;
 import lookout.engine.dns.wire.Names;
@@ -10,22 +10,25 @@ import lookout.engine.dns.wire.RrType;
  * every name below it, and the loopback reverse names ({@code *.127.in-addr.arpa.} and the
  * {@code ::1} name in {@code ip6.arpa.}). Answered whatever the in-flight count (seed 000 §4.6.5).
  */
-final class Synthetic {
+public final class Synthetic {
 
-    static final String LOCALHOST = "localhost.";
-    static final String V4_REVERSE = "127.in-addr.arpa.";
-    static final String V6_LOOPBACK = "1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.ip6.arpa.";
+    /* Concurrency: stateless; the SOA RDATA is a constant made at class initialisation. Called from
+     * the engine loop and from the listeners' threads alike. */
+
+    public static final String LOCALHOST = "localhost.";
+    public static final String V4_REVERSE = "127.in-addr.arpa.";
+    public static final String V6_LOOPBACK = "1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.ip6.arpa.";
     private static final long TTL = 86_400;
     private static final byte[] SOA_RDATA = soaRdata();
 
     private Synthetic() {
     }
 
-    static boolean covers(String qname) {
+    public static boolean covers(String qname) {
         return Names.isAtOrBelow(qname, LOCALHOST) || Names.isAtOrBelow(qname, V4_REVERSE) || qname.equals(V6_LOOPBACK);
     }
 
-    static Answer answer(String qname, int qtype, int qclass) {
+    public static Answer answer(String qname, int qtype, int qclass) {
         if (Names.isAtOrBelow(qname, LOCALHOST)) {
             if (qtype == RrType.A || qtype == RrType.ANY) {
                 return positive(qname, qtype, qclass, new Rr(qname, RrType.A, RrType.IN, TTL, new byte[]{127, 0, 0, 1}));

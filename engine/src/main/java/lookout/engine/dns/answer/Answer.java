@@ -1,4 +1,4 @@
-package lookout.engine.dns;
+package lookout.engine.dns.answer;
 
 import java.util.List;
 import lookout.engine.dns.wire.Encoded;
@@ -14,21 +14,27 @@ import lookout.engine.dns.wire.WireException;
  * answers (half the heap per cache entry): {@link #answer()} and friends decode them again from
  * the wire when a search composition or a trace needs them.
  */
-final class Answer {
+public final class Answer {
 
-    final String qname;
-    final int qtype;
-    final int qclass;
-    final int rcode;
-    final boolean authoritative;
-    final Encoded encoded;
+    /* Concurrency: immutable once built, but for the decoded records of an upstream answer, made
+     * on first use (answer() and friends). Cached answers are shared by the engine loop only;
+     * an answer built on a listener's thread (a fast-path trace) is handed to the engine loop
+     * through a release/acquire array and decoded there. A race on the lazy decode could only
+     * decode twice the same immutable bytes. */
+
+    public final String qname;
+    public final int qtype;
+    public final int qclass;
+    public final int rcode;
+    public final boolean authoritative;
+    public final Encoded encoded;
     private final long cacheTtl;
     private final long minAnswerTtl;
     private List<Rr> answer;
     private List<Rr> authority;
     private List<Rr> additional;
 
-    Answer(String qname, int qtype, int qclass, int rcode, boolean authoritative, List<Rr> answer,
+    public Answer(String qname, int qtype, int qclass, int rcode, boolean authoritative, List<Rr> answer,
            List<Rr> authority, List<Rr> additional) {
         this(qname, qtype, qclass, rcode, authoritative, answer, authority, additional, true);
     }
@@ -71,28 +77,28 @@ final class Answer {
      * Addresses drawn by the pools, all owned by {@code qname} with one TTL: A for IPv4, AAAA for
      * IPv6, AA set, encoded straight to the wire (the per-query path of DYNA names).
      */
-    static Answer addresses(String qname, int qtype, int qclass, long ttl, List<java.net.InetAddress> addresses) {
+    public static Answer addresses(String qname, int qtype, int qclass, long ttl, List<java.net.InetAddress> addresses) {
         int flags = Message.QR | Message.RA | Message.AA;
         return new Answer(qname, qtype, qclass, true, Encoded.addresses(flags, qname, qtype, qclass, ttl, addresses), ttl);
     }
 
     /** An upstream answer: encoded once, records dropped (decoded again on demand). */
-    static Answer upstream(String qname, int qtype, int qclass, int rcode, List<Rr> answer, List<Rr> authority,
+    public static Answer upstream(String qname, int qtype, int qclass, int rcode, List<Rr> answer, List<Rr> authority,
                            List<Rr> additional) {
         return new Answer(qname, qtype, qclass, rcode, false, answer, authority, additional, false);
     }
 
-    List<Rr> answer() {
+    public List<Rr> answer() {
         decode();
         return answer;
     }
 
-    List<Rr> authority() {
+    public List<Rr> authority() {
         decode();
         return authority;
     }
 
-    List<Rr> additional() {
+    public List<Rr> additional() {
         decode();
         return additional;
     }
@@ -116,7 +122,7 @@ final class Answer {
         }
     }
 
-    boolean nxdomain() {
+    public boolean nxdomain() {
         return rcode == RrType.NXDOMAIN;
     }
 
@@ -125,12 +131,12 @@ final class Answer {
      * (RFC 2308 §5), min(SOA TTL, SOA MINIMUM) of the authority SOA (at most 3 h), and not at all
      * without one.
      */
-    long cacheTtl() {
+    public long cacheTtl() {
         return cacheTtl;
     }
 
     /** The smallest TTL of the answer section, the negative TTL when empty (for the search CNAME). */
-    long minAnswerTtl() {
+    public long minAnswerTtl() {
         return minAnswerTtl;
     }
 

@@ -1,4 +1,4 @@
-package lookout.engine.dns;
+package lookout.engine.dns.listen;
 
 import java.util.Arrays;
 import lookout.engine.dns.wire.PlainQuery;
@@ -10,6 +10,8 @@ import lookout.engine.dns.wire.PlainQuery;
  * it. One instance per socket, used on its loop only.
  */
 final class QuestionMemo<V> {
+
+    /* Concurrency: one instance per UdpListener, touched only by its reader thread. */
 
     static final int CAPACITY = 8192;
     private static final int LIMIT = CAPACITY / 2;

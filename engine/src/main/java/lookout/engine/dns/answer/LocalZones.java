@@ -1,4 +1,4 @@
-package lookout.engine.dns;
+package lookout.engine.dns.answer;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -21,7 +21,14 @@ import lookout.engine.dns.zone.ZoneParser;
  * → one CNAME, not followed). An instance belongs to one thread (its memo); the zones it holds are
  * immutable and shared by the instances {@link #LocalZones(LocalZones)} makes for answer loops.
  */
-final class LocalZones {
+public final class LocalZones {
+
+    /* Concurrency: an instance belongs to one thread — the engine loop's (the resolver's) or one
+     * UDP listener's reader — because of `memo`, `drawnFrom` and `lastPlan`. The parsed zones in
+     * `zones` are immutable after construction and shared by the instances LocalZones(LocalZones)
+     * makes, which is how a listener gets a memo of its own over the engine's zones. DYNA/DYNC
+     * draws go to the DynamicRecords the caller passes: the pools' own on the engine loop,
+     * forAnswerLoop() elsewhere. */
 
     private final Map<String, Zone> zones;
     /**
@@ -31,18 +38,18 @@ final class LocalZones {
      * when full (random names asked for NXDOMAIN must not grow it without end).
      */
     private final Map<lookout.engine.dns.cache.DnsCache.Key, Plan> memo = new HashMap<>();
-    static final int MEMO_LIMIT = 16_384;
+    public static final int MEMO_LIMIT = 16_384;
     /** Set by {@link #build} when the answer came from a DYNA/DYNC record (engine loop). */
     private Zone.Dyn drawnFrom;
 
     /** A fixed answer, or the DYNA/DYNC record to draw from (exactly one is set). */
-    record Plan(Answer fixed, Zone zone, Zone.Dyn dyn) {
+    public record Plan(Answer fixed, Zone zone, Zone.Dyn dyn) {
     }
 
     /** The plan the last {@link #answer} followed, for callers keeping a memo of their own. */
     private Plan lastPlan;
 
-    LocalZones(Map<String, ZoneConfig> configs) {
+    public LocalZones(Map<String, ZoneConfig> configs) {
         zones = new HashMap<>();
         for (ZoneConfig zc : configs.values()) {
             ZoneParser.Result r = ZoneParser.parse(zc);
@@ -56,16 +63,16 @@ final class LocalZones {
      * The same parsed zones (immutable, shared) with a memo of its own: for an answer loop, which
      * must not share this instance's memo with the engine loop.
      */
-    LocalZones(LocalZones same) {
+    public LocalZones(LocalZones same) {
         zones = same.zones;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return zones.isEmpty();
     }
 
     /** The zone that holds {@code qname} (the deepest one), or null. */
-    Zone find(String qname) {
+    public Zone find(String qname) {
         if (zones.isEmpty()) {
             return null;
         }
@@ -78,12 +85,12 @@ final class LocalZones {
         return null;
     }
 
-    /** Origins, for telling whether routing of a name changed on reload. */
-    java.util.Set<String> origins() {
-        return zones.keySet();
-    }
-
-    Answer answer(Zone z, String qname, int qtype, int qclass, DynamicRecords dyn) {
+    /**
+     * What {@code qname} comes to in zone {@code z} for ({@code qtype}, {@code qclass}): worked
+     * out once and remembered ({@link #lastPlan} tells how), a DYNA/DYNC record drawn from
+     * {@code dyn} afresh every time.
+     */
+    public Answer answer(Zone z, String qname, int qtype, int qclass, DynamicRecords dyn) {
         lookout.engine.dns.cache.DnsCache.Key key = new lookout.engine.dns.cache.DnsCache.Key(qname, qtype, qclass);
         Plan p = memo.get(key);
         if (p != null) {
@@ -102,7 +109,7 @@ final class LocalZones {
     }
 
     /** The plan the last {@link #answer} on this instance followed. */
-    Plan lastPlan() {
+    public Plan lastPlan() {
         return lastPlan;
     }
 
@@ -214,7 +221,7 @@ final class LocalZones {
      * What the pools gave for {@code d}, or null when they could not answer: none present, or the
      * resource gone mid-reload (SERVFAIL then, not a crash).
      */
-    static DynamicRecords.Answer drawFrom(Zone.Dyn d, int qtype, DynamicRecords dyn) {
+    public static DynamicRecords.Answer drawFrom(Zone.Dyn d, int qtype, DynamicRecords dyn) {
         if (dyn == null) {
             return null;
         }
@@ -226,7 +233,7 @@ final class LocalZones {
     }
 
     /** The answer a draw from {@code d} comes to ({@code a} null: SERVFAIL). */
-    static Answer drawn(Zone z, Zone.Dyn d, String qname, int qtype, int qclass, DynamicRecords.Answer a) {
+    public static Answer drawn(Zone z, Zone.Dyn d, String qname, int qtype, int qclass, DynamicRecords.Answer a) {
         if (a == null) {
             return new Answer(qname, qtype, qclass, RrType.SERVFAIL, false, List.of(), List.of(), List.of());
         }
@@ -243,7 +250,7 @@ final class LocalZones {
     }
 
     /** The addresses of a draw that answer {@code qtype} ({@link RrType#carries}); the list itself when all do. */
-    static List<InetAddress> carried(List<InetAddress> all, int qtype) {
+    public static List<InetAddress> carried(List<InetAddress> all, int qtype) {
         int matching = 0;
         for (int i = 0, n = all.size(); i < n; i++) {
             if (RrType.carries(qtype, all.get(i))) {
