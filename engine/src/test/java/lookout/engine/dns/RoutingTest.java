@@ -8,6 +8,7 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import lookout.engine.config.ResolverConfig;
+import lookout.engine.dns.listen.QuestionMemoTest;
 import lookout.engine.dns.wire.ClientQuery;
 import lookout.engine.dns.wire.Names;
 import net.jqwik.api.Arbitraries;

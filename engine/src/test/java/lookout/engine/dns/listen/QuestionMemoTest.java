@@ -1,4 +1,4 @@
-package lookout.engine.dns;
+package lookout.engine.dns.listen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * {@link PlainQuery} reads them: the lower-cased name and the type (RFC 4343: names compare without
  * regard to case), nothing else of the query. Queries here are real wire bytes.
  */
-class QuestionMemoTest {
+public class QuestionMemoTest {
 
     private static final int A = 1;
     private static final int AAAA = 28;
@@ -32,7 +32,7 @@ class QuestionMemoTest {
      * A query as a stub resolver sends it: header (ID, RD, one question), the name as uncompressed
      * labels, type, class IN, and with {@code udpSize > 0} an EDNS(0) OPT record (RFC 6891 §6.1.2).
      */
-    static byte[] query(int id, String name, int type, int udpSize, boolean dnssecOk) {
+    public static byte[] query(int id, String name, int type, int udpSize, boolean dnssecOk) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         b.write(id >> 8);
         b.write(id);
