@@ -42,16 +42,30 @@ final class NativeLibrary {
         static final String REASON = loadOnce();
     }
 
+    /**
+     * The platforms the library is built for. Tried in turn rather than read off {@code os.name} /
+     * {@code os.arch}: the engine reads no system property outside its options, and the loader
+     * itself is the better judge — a library of another architecture or OS does not load.
+     */
+    static final java.util.List<String> PLATFORMS = java.util.List.of("linux-x86_64", "linux-aarch64");
+
     private static String loadOnce() {
         try {
-            String os = System.getProperty("os.name", "");
-            String arch = System.getProperty("os.arch", "");
-            String platform = platform(os, arch);
-            if (platform == null) {
-                return "native datagrams need Linux on x86-64 or AArch64, not " + os + " " + arch;
+            StringBuilder why = new StringBuilder();
+            for (String platform : PLATFORMS) {
+                String r = load(platform, () -> NativeLibrary.class.getResourceAsStream(resource(platform)), null);
+                if (r == null) {
+                    return checkAbi();
+                }
+                if (why.length() > 0) {
+                    why.append("; ");
+                }
+                why.append(r);
+                if (!r.contains("is not in the JVM's library path")) {
+                    break; // this platform's library was there and would not load: say why
+                }
             }
-            String why = load(platform, () -> NativeLibrary.class.getResourceAsStream(resource(platform)), null);
-            return why != null ? why : checkAbi();
+            return why.toString();
         } catch (Throwable t) { // never out of here: the engine falls back to Netty
             return "liblookoutnet.so could not be loaded: " + words(t);
         }
