@@ -15,6 +15,10 @@ module lookout.engine {
     requires io.netty.codec.http;
     requires io.netty.handler;
 
+    // the configuration's cross-section checks belong to the services (ConfigChecks finds them)
+    uses lookout.engine.config.ConfigCheck;
+    provides lookout.engine.config.ConfigCheck with lookout.engine.dns.zone.ZoneCheck;
+
     exports lookout.engine.api;
     exports lookout.engine.boot;
     exports lookout.engine.testing;

@@ -2,7 +2,7 @@ package lookout.engine.config;
 
 /**
  * A whole-configuration check that runs after every section is bound (zone files parse, DYNA/DYNC
- * resources exist, ...). Registered in {@link ConfigChecks}.
+ * resources exist, ...). A service provider: {@link ConfigChecks} finds every implementation.
  */
 public interface ConfigCheck {
 

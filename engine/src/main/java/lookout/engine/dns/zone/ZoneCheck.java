@@ -7,7 +7,7 @@ import lookout.engine.config.ZoneConfig;
 import lookout.engine.config.vscf.Position;
 
 /**
- * The zones' cross-section check (registered in {@link lookout.engine.config.ConfigChecks}): every
+ * The zones' cross-section check (a {@link lookout.engine.config.ConfigCheck} provider): every
  * zone parses, reported at the zone file's FILE:LINE:COLUMN, and every DYNA/DYNC passes gdnsd's
  * {@code map_res} rules ({@link lookout.engine.config.WeightedConfig#checkUse}): the resource exists,
  * DYNA does not name a CNAME resource, a DYNC's CNAME targets are not inside its own zone.
