@@ -112,7 +112,7 @@ final class SearchFanOut implements SearchPacker.Sink {
             return;
         }
         counters.sendErrors++;
-        failures.failed(to, error.message(), null, scheduler.nanoTime());
+        failures.failed(to, "send error", error.message(), scheduler.nanoTime());
     }
 
     /** For tests: whether searches to {@code to} are failing now. */

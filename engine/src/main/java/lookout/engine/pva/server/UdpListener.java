@@ -133,11 +133,14 @@ final class UdpListener implements SearchResponder.Transmit, PvaPorts.Receiver {
     @Override
     public void sendFailed(InetSocketAddress to, NetError error) {
         Object key = to == null ? SOCKETS : key(to);
-        if (key == null || (!failures.isFailing(key) && failures.failingCount() >= MAX_FAILING)) {
+        // replies are followed for a bounded number of clients; beacons, forwarding and the
+        // sockets (a few configured destinations) always
+        boolean reply = key instanceof InetAddress;
+        if (key == null || (reply && !failures.isFailing(key) && failures.failingCount() >= MAX_FAILING)) {
             log.line(Level.DEBUG, "PVA server: a UDP send to " + HostPort.format(to) + " failed: " + error.message());
             return;
         }
-        failures.failed(key, error.message(), null, scheduler.nanoTime());
+        failures.failed(key, "send error", error.message(), scheduler.nanoTime());
     }
 
     /** Beacons and forwarded copies by destination; replies by client address (its port changes). */
