@@ -209,15 +209,12 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
      */
     private void openSender() throws IOException {
         UdpOptions o = UdpOptions.DEFAULTS.withBroadcast(true).withQueueLimit(UdpSetup.QUEUE_LIMIT);
-        if (group.factory().ipv6()) {
-            try {
-                sender = ownSocket(UdpSetup.ANY_V6, o);
-                return;
-            } catch (IOException | RuntimeException e) {
-                UdpSetup.LOG.log(Level.DEBUG, "PVA: no IPv6 beacon sender, IPv4 only: " + UdpSetup.why(e));
-            }
+        try {
+            sender = ownSocket(UdpSetup.ANY_V6, o);
+        } catch (IOException | RuntimeException e) {
+            UdpSetup.LOG.log(Level.DEBUG, "PVA: no IPv6 beacon sender, IPv4 only: " + UdpSetup.why(e));
+            sender = ownSocket(UdpSetup.ANY_V4, o);
         }
-        sender = ownSocket(UdpSetup.ANY_V4, o);
     }
 
     /** A socket of this listener alone on an ephemeral port: it only sends; what it reads is dropped. */

@@ -140,11 +140,6 @@ public final class PortOwner implements Service, PvaPorts, SocketFactory {
         return transport == Transport.EPOLL;
     }
 
-    @Override
-    public boolean ipv6() {
-        return ctx.options().ipv6();
-    }
-
     /** Every PVA UDP socket comes through here: Netty-read on the owner's one loop. */
     @Override
     public UdpEndpoint open(InetSocketAddress local, UdpOptions options, UdpReceiver receiver) throws IOException {

@@ -19,9 +19,6 @@ interface SocketFactory {
     /** True where each datagram's destination can be learnt (IP_RECVORIGDSTADDR: epoll). */
     boolean knowsDestinations();
 
-    /** Whether the JVM runs with IPv6 (the wildcard IPv6 address can be bound). */
-    boolean ipv6();
-
     /** An endpoint on {@code local}, read by Netty on the reader loop, bound before this returns. */
     UdpEndpoint open(InetSocketAddress local, UdpOptions options, UdpReceiver receiver) throws IOException;
 }
