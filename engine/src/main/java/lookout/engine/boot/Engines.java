@@ -8,6 +8,7 @@ import lookout.engine.core.Service;
 import lookout.engine.dns.ResolverService;
 import lookout.engine.pva.client.PvaClientService;
 import lookout.engine.pva.server.PvaServerService;
+import lookout.engine.pva.udp.PortOwner;
 import lookout.engine.status.StatusService;
 import lookout.engine.weighted.PoolsService;
 
@@ -28,11 +29,12 @@ public final class Engines {
 
     /**
      * The services in start order, fresh for each start: pools before the resolver that answers
-     * DYNA/DYNC from them; the PVA client before the PVA server that vouches only for what the
+     * DYNA/DYNC from them; the owner of the PVA UDP ports before the PVA client and server that
+     * both listen on them; the PVA client before the PVA server that vouches only for what the
      * client resolved; status last, serving the others' snapshot. Stopped in reverse order.
      */
     static List<Service> services() {
-        return List.of(new PoolsService(), new ResolverService(), new PvaClientService(), new PvaServerService(),
-                new StatusService());
+        return List.of(new PoolsService(), new ResolverService(), new PortOwner(), new PvaClientService(),
+                new PvaServerService(), new StatusService());
     }
 }

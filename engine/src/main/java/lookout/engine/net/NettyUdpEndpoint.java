@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.EpollChannelOption;
@@ -34,6 +35,8 @@ import java.util.concurrent.atomic.LongAdder;
 final class NettyUdpEndpoint implements UdpEndpoint {
 
     private static final Logger LOG = System.getLogger("lookout.net.udp");
+    private static final NetError NOT_OPEN = new NetError(NetError.EBADF, "the socket is closed", null);
+    private static final NetError QUEUE_FULL = new NetError(NetError.ENOBUFS, "the send queue is full", null);
 
     private final DatagramChannel channel;
     private final UdpReceiver receiver;
@@ -142,6 +145,38 @@ final class NettyUdpEndpoint implements UdpEndpoint {
     }
 
     @Override
+    public boolean send(ByteBuf data, InetSocketAddress to, InetAddress from, SendOutcome outcome) {
+        if (!channel.isActive()) {
+            data.release();
+            report(outcome, NOT_OPEN);
+            return false;
+        }
+        // a promise of its own (not the void one): Netty then tells this datagram's fate to it
+        // rather than to exceptionCaught, which knows neither the datagram nor its destination
+        ChannelPromise p = channel.newPromise();
+        p.addListener(f -> {
+            if (f.isSuccess()) {
+                report(outcome, null);
+            } else {
+                sendErrors.increment();
+                report(outcome, NetError.of(f.cause()));
+            }
+        });
+        return write(data, to, p) || report(outcome, QUEUE_FULL);
+    }
+
+    /** Tells {@code outcome}; a receiver's bug is logged, never thrown into Netty. Returns false. */
+    private boolean report(SendOutcome outcome, NetError error) {
+        try {
+            outcome.completed(error);
+        } catch (RuntimeException e) {
+            receiverErrors.increment();
+            LOG.log(Level.WARNING, "UDP send outcome on " + localAddress() + " failed", e);
+        }
+        return false;
+    }
+
+    @Override
     public boolean reply(byte[] data, int offset, int length) {
         InetSocketAddress to = current;
         if (to == null || !channel.eventLoop().inEventLoop()) {
@@ -151,6 +186,11 @@ final class NettyUdpEndpoint implements UdpEndpoint {
     }
 
     private boolean write(ByteBuf out, InetSocketAddress to) {
+        // a void promise, no listener per datagram: a failed send surfaces in exceptionCaught
+        return write(out, to, channel.voidPromise());
+    }
+
+    private boolean write(ByteBuf out, InetSocketAddress to, ChannelPromise promise) {
         if (options.queueLimit() > 0 && !channel.isWritable()) {
             out.release();
             sendErrors.increment();
@@ -159,14 +199,13 @@ final class NettyUdpEndpoint implements UdpEndpoint {
         DatagramPacket p = new DatagramPacket(out, to);
         if (inBurst && channel.eventLoop().inEventLoop()) {
             // made while a read burst is delivered: leaves with the burst's others (one sendmmsg on epoll)
-            channel.write(p, channel.voidPromise());
+            channel.write(p, promise);
             if (++unflushed == FLUSH_EVERY) {
                 unflushed = 0;
                 channel.flush();
             }
         } else {
-            // a void promise, no listener per datagram: a failed send surfaces in exceptionCaught
-            channel.writeAndFlush(p, channel.voidPromise());
+            channel.writeAndFlush(p, promise);
         }
         return true;
     }

@@ -49,6 +49,28 @@ public interface UdpEndpoint {
     boolean send(ByteBuf data, InetSocketAddress to, InetAddress from);
 
     /**
+     * How one send went, once the kernel took or refused the datagram: for senders that keep
+     * state per destination (a failure logged once, and the recovery after it).
+     */
+    @FunctionalInterface
+    interface SendOutcome {
+        /** {@code error} null: the datagram left; else why it did not. Must not block. */
+        void completed(NetError error);
+    }
+
+    /**
+     * {@link #send(ByteBuf, InetSocketAddress, InetAddress)}, telling {@code outcome} how it went:
+     * on the reader thread when the datagram was queued, else before this returns. A refused
+     * datagram is counted ({@link #sendErrors()}) but not also reported to
+     * {@link UdpReceiver#sendFailed}. The default tells what {@code send} returned, at once.
+     */
+    default boolean send(ByteBuf data, InetSocketAddress to, InetAddress from, SendOutcome outcome) {
+        boolean sent = send(data, to, from);
+        outcome.completed(sent ? null : new NetError(0, "not sent", null));
+        return sent;
+    }
+
+    /**
      * Answers the datagram being delivered: to its sender, from the address it was sent to. Only
      * inside {@link UdpReceiver#datagram}, on the reader thread (a natively read socket reuses the
      * sender's address as received, without encoding it again).

@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import lookout.engine.config.PvaConfig;
+import lookout.engine.net.HostPort;
 
 /**
  * A UDP search destination. seed 002 §5: the Unicast flag is set when, and only when, the
@@ -24,7 +25,7 @@ record Destination(InetSocketAddress address, boolean unicast) {
 
     @Override
     public String toString() {
-        return address.getAddress().getHostAddress() + ":" + address.getPort() + (unicast ? " (unicast)" : " (broadcast)");
+        return HostPort.format(address) + (unicast ? " (unicast)" : " (broadcast)");
     }
 
     /** The interfaces' broadcast addresses (what {@code auto_addr_list} adds), in a stable order. */

@@ -14,18 +14,18 @@ import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import lookout.engine.api.PvaNameServerSnapshot;
+import lookout.engine.net.Transport;
+import lookout.engine.pva.tcp.PvaFrameDecoder;
 import lookout.engine.pva.wire.ClientValidation;
 import lookout.engine.pva.wire.ConnectionValidated;
 import lookout.engine.pva.wire.Decoded;
 import lookout.engine.pva.wire.Frame;
 import lookout.engine.pva.wire.Pva;
 import lookout.engine.pva.wire.PvaCodec;
-import lookout.engine.pva.wire.PvaFrameDecoder;
 import lookout.engine.pva.wire.PvaMessage;
 import lookout.engine.pva.wire.SearchResponse;
 import lookout.engine.pva.wire.ServerValidation;
 import lookout.engine.pva.wire.Unhandled;
-import lookout.engine.net.Transport;
 
 /**
  * One persistent TCP connection to a name server (seed 002 §6): connect, the PVA handshake

@@ -6,8 +6,9 @@ import lookout.engine.pva.wire.Guid;
 /**
  * One PV name searched by this client (seed 002 §3.1): the unit of resolution, with a CID stable
  * for its life. Channels are keyed by name alone: Lookout has no forced-server channels (they
- * bypass search entirely, §3.6, and the client's job ends at resolution). Kept small — a million of these may be searching at once (§8) — so the ring links
- * channels directly ({@link #prev}/{@link #next}) instead of wrapping them in list nodes.
+ * bypass search entirely, §3.6, and the client's job ends at resolution). Kept small — a million
+ * of these may be searching at once (§8) — so the ring links channels directly
+ * ({@link #prev}/{@link #next}) instead of wrapping them in list nodes.
  *
  * <p>Concurrency: confined to the engine loop.
  */
@@ -18,10 +19,14 @@ final class PvChannel {
     /** In the ring's initial (10-ms coalescing) list. */
     static final byte INITIAL = -2;
 
-    // reference flags for the cache rule (§3.1)
+    // why the channel exists: reference flags for the cache rule (§3.1)
+    /** Listed in {@code pva.watch}. */
     static final byte REF_WATCHED = 1;
+    /** Searched by an operator (until dropped). */
     static final byte REF_OPERATOR = 2;
+    /** Wanted by a client of the engine's own server, renewed by each search for it. */
     static final byte REF_WANTED = 4;
+    /** Unreferenced at the last sweep: discarded at the next. */
     static final byte SWEEP_MARK = 8;
 
     final String name;
@@ -47,8 +52,21 @@ final class PvChannel {
         this.cid = cid;
     }
 
+    /** Watched or searched by an operator: kept whatever the sweeps. */
     boolean referenced() {
         return (refs & (REF_WATCHED | REF_OPERATOR)) != 0;
+    }
+
+    boolean watched() {
+        return (refs & REF_WATCHED) != 0;
+    }
+
+    boolean operator() {
+        return (refs & REF_OPERATOR) != 0;
+    }
+
+    boolean wanted() {
+        return (refs & REF_WANTED) != 0;
     }
 
     @Override

@@ -8,7 +8,7 @@ import java.util.function.IntFunction;
 
 /**
  * The client's search machinery without sockets, for load measurements (seed 002 §8): channels
- * indexed exactly as {@link PvaClientService} indexes them (by name and by CID), the ring and the
+ * indexed exactly as the {@link ChannelRegistry} indexes them (by name and by CID), the ring and the
  * packer building real datagrams into a counting sink. Public only for the benchmark module,
  * which runs on the class path; the package is not exported from the engine module.
  *

@@ -2,10 +2,11 @@ package lookout.engine.pva.server;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import lookout.engine.config.PvaConfig.PvaAddress;
+import lookout.engine.net.HostPort;
+import lookout.engine.pva.wire.WireAddress;
 
 /**
  * {@code pva.ignore_addr_list} ({@code EPICS_PVAS_IGNORE_ADDR_LIST}): sources whose searches are
@@ -29,7 +30,7 @@ public final class IgnoreList {
     public static IgnoreList of(List<PvaAddress> list) {
         List<Entry> out = new ArrayList<>();
         for (PvaAddress a : list) {
-            InetAddress ip = literal(a.host());
+            InetAddress ip = WireAddress.unmap(HostPort.literal(a.host()));
             if (ip != null) {
                 out.add(new Entry(ip, a.port()));
             }
@@ -45,27 +46,12 @@ public final class IgnoreList {
         if (entries.isEmpty() || source == null) {
             return false;
         }
-        InetAddress ip = Addresses.unmap(source.getAddress());
+        InetAddress ip = WireAddress.unmap(source.getAddress());
         for (Entry e : entries) {
             if (e.address.equals(ip) && (e.port == 0 || e.port == source.getPort())) {
                 return true;
             }
         }
         return false;
-    }
-
-    static InetAddress literal(String host) {
-        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        if (h.isEmpty() || !(Character.digit(h.charAt(0), 16) >= 0 || h.charAt(0) == ':')) {
-            return null;
-        }
-        if (!h.matches("[0-9A-Fa-f:.%a-zA-Z]+") || (!h.contains(".") && !h.contains(":"))) {
-            return null;
-        }
-        try {
-            return Addresses.unmap(InetAddress.getByName(h)); // a literal: no DNS lookup happens
-        } catch (UnknownHostException e) {
-            return null;
-        }
     }
 }

@@ -19,7 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import lookout.engine.api.Scheduler;
+import lookout.engine.net.HostPort;
 import lookout.engine.net.Transport;
+import lookout.engine.pva.tcp.PvaFrameDecoder;
 import lookout.engine.pva.wire.ClientValidation;
 import lookout.engine.pva.wire.ConnectionValidated;
 import lookout.engine.pva.wire.Decoded;
@@ -51,6 +53,8 @@ import lookout.engine.pva.wire.Unhandled;
 final class NameServerListener {
 
     private static final Logger LOG = System.getLogger("lookout.pva.server.tcp");
+    private static final InetAddress ANY_V6 = HostPort.literal("::");
+    private static final InetAddress ANY_V4 = HostPort.literal("0.0.0.0");
     static final int MAX_CONNECTIONS = 1024;
     static final int MAX_FRAME = 64 * 1024;
     static final int MAX_BACKLOG = 1024 * 1024;
@@ -82,18 +86,18 @@ final class NameServerListener {
         Transport transport = Transport.of(io);
         ServerSocketChannel s;
         try {
-            s = bind(io, transport, address != null ? address : Addresses.byBytes(new byte[16]), wantedPort);
+            s = bind(io, transport, address != null ? address : ANY_V6, wantedPort);
         } catch (BindException e) {
             if (wantedPort == 0) {
                 throw e;
             }
             LOG.log(Level.WARNING, "PVA name server: port " + wantedPort + " in use, using an ephemeral port");
-            s = bind(io, transport, address != null ? address : Addresses.byBytes(new byte[16]), 0);
+            s = bind(io, transport, address != null ? address : ANY_V6, 0);
         } catch (IOException | RuntimeException e) {
             if (address != null) {
                 throw e;
             }
-            s = bind(io, transport, Addresses.byBytes(new byte[4]), wantedPort); // no IPv6 here
+            s = bind(io, transport, ANY_V4, wantedPort); // no IPv6 here
         }
         port = s.localAddress().getPort();
         server = s;

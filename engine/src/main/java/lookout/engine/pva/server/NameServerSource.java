@@ -1,6 +1,5 @@
 package lookout.engine.pva.server;
 
-import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
@@ -101,11 +100,5 @@ public final class NameServerSource implements Source, ResolvedNames.Listener {
 
     long wants() {
         return wants;
-    }
-
-    /** The endpoint the client would be sent to for {@code name}, or null. */
-    InetSocketAddress endpointOf(String name) {
-        Resolution r = resolved.lookup(name);
-        return r == null ? null : r.endpoint();
     }
 }

@@ -26,12 +26,16 @@ import lookout.engine.api.Subsystem;
 import lookout.engine.config.Config;
 import lookout.engine.config.PvaConfig;
 import lookout.engine.config.PvaConfig.PvaAddress;
+import lookout.engine.core.FailureFold;
 import lookout.engine.core.Service;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;
-import lookout.engine.seams.PvaSharedPort;
-import lookout.engine.seams.ResolvedNames;
+import lookout.engine.net.HostPort;
+import lookout.engine.net.NetError;
 import lookout.engine.pva.wire.Guid;
+import lookout.engine.seams.PvaPorts;
+import lookout.engine.seams.PvaPorts.LocalAddress;
+import lookout.engine.seams.ResolvedNames;
 
 /**
  * The engine's own PVA server (seed 002 §4–§7, SPEC §PVA): UDP search responder with unicast
@@ -45,13 +49,17 @@ import lookout.engine.pva.wire.Guid;
  * to a real interface until the operator points it at a subnet"); otherwise on every address of
  * every interface that is up. {@link lookout.engine.api.EngineOptions#pvaForwarding()} false turns
  * unicast forwarding off (it joins a multicast group on loopback; tests outside a network namespace
- * use it).
+ * use it). Its UDP sockets are held through the engine's port owner ({@link PvaPorts}), which
+ * shares {@code broadcast_port} with the PVA client; this service knows nothing of the client but
+ * the {@link ResolvedNames} it vouches from.
  *
  * <p>Concurrency: every field is confined to the engine loop, except what the listeners document.
  */
 public final class PvaServerService implements Service {
 
     private static final Logger LOG = System.getLogger("lookout.pva.server");
+    private static final Logger LOG_UDP = System.getLogger("lookout.pva.server.udp");
+    private static final InetAddress LOOPBACK = HostPort.literal("127.0.0.1");
     private static final int TOP_NAMES = 4096;
 
     private ServiceContext ctx;
@@ -99,7 +107,7 @@ public final class PvaServerService implements Service {
             open(pva);
         } catch (IOException | RuntimeException e) {
             running = pva;
-            notice(Severity.ERROR, "PVA server not started: " + e);
+            notice(Severity.ERROR, "PVA server not started: " + NetError.of(e).message());
         }
     }
 
@@ -121,28 +129,29 @@ public final class PvaServerService implements Service {
         boolean forward = ctx.options().pvaForwarding();
         responder = new SearchResponder(registry, counters, topNames, ctx.scheduler(), guid, this::tcpPort,
                 IgnoreList.of(pva.ignoreAddrList()));
-        PvaSharedPort client = ctx.seam(PvaSharedPort.class);
-        if (client != null) {
-            responder.clientSide(client::received);
+        PvaPorts ports = ctx.seam(PvaPorts.class);
+        if (ports == null) {
+            throw new IOException("no UDP port owner for PVA in this engine");
         }
-        udp = new UdpListener(ctx.scheduler(), responder);
+        udp = new UdpListener(ctx.scheduler(), responder, FailureFold.Sink.of(LOG_UDP));
         try {
-            List<UdpListener.LocalAddress> locals = loopbackOnly ? loopbackAddresses() : interfaceAddresses(ctx.options().ipv6());
-            // limited broadcasts (255.255.255.255) only when listening beyond loopback: the socket
-            // for them is bound to the wildcard address
-            int udpPort = udp.open(ctx.io(), locals, pva.broadcastPort(), forward, !loopbackOnly);
+            List<LocalAddress> locals = loopbackOnly ? loopbackAddresses() : interfaceAddresses(ctx.options().ipv6());
+            // limited broadcasts (255.255.255.255) only when listening beyond loopback: they are
+            // read from the port's wildcard socket
+            int udpPort = udp.open(ports, locals, pva.broadcastPort(), forward, !loopbackOnly);
             responder.transmit(udp, udp.forwarding());
             if (pva.server().nameServer()) {
                 tcp = new NameServerListener(ctx.scheduler(), responder, counters, NameServerListener.MAX_CONNECTIONS);
-                InetAddress bindTo = loopbackOnly ? Addresses.byBytes(new byte[] {127, 0, 0, 1}) : null;
+                InetAddress bindTo = loopbackOnly ? LOOPBACK : null;
                 int got = tcp.open(ctx.io(), bindTo, pva.serverPort());
                 if (pva.serverPort() != 0 && got != pva.serverPort()) {
                     notice(Severity.WARNING, "PVA name server: TCP port " + pva.serverPort()
                             + " in use, listening on " + got);
                 }
             }
-            beacons = new BeaconSender(ctx.scheduler(), guid, registry, this::tcpPort, counters, beaconOut(),
-                    beaconDestinations(pva, udpPort, ctx.options().ipv6()));
+            List<InetSocketAddress> to = beaconDestinations(pva, udpPort, ctx.options().ipv6());
+            udp.beaconDestinations(to);
+            beacons = new BeaconSender(ctx.scheduler(), guid, registry, this::tcpPort, counters, beaconOut(), to);
             beacons.start();
             LOG.log(Level.INFO, "PVA server " + guid + " on UDP " + udp.bound() + ", TCP " + tcpPort());
         } catch (IOException | RuntimeException e) {
@@ -206,7 +215,9 @@ public final class PvaServerService implements Service {
         }
         running = a;
         responder.ignore(IgnoreList.of(a.ignoreAddrList()));
-        beacons.destinations(beaconDestinations(a, udp.port(), ctx.options().ipv6()));
+        List<InetSocketAddress> to = beaconDestinations(a, udp.port(), ctx.options().ipv6());
+        udp.beaconDestinations(to);
+        beacons.destinations(to);
     }
 
     @Override
@@ -260,7 +271,7 @@ public final class PvaServerService implements Service {
             return false;
         }
         for (PvaAddress a : concat(pva.addrList(), pva.beaconAddrList())) {
-            InetAddress ip = IgnoreList.literal(a.host());
+            InetAddress ip = HostPort.literal(a.host());
             if (ip == null || !ip.isLoopbackAddress()) {
                 return false;
             }
@@ -274,16 +285,16 @@ public final class PvaServerService implements Service {
         return l;
     }
 
-    private static List<UdpListener.LocalAddress> loopbackAddresses() {
-        return List.of(new UdpListener.LocalAddress(Addresses.byBytes(new byte[] {127, 0, 0, 1}), null));
+    private static List<LocalAddress> loopbackAddresses() {
+        return List.of(new LocalAddress(LOOPBACK, null));
     }
 
     /**
      * Every address of every interface that is up (IPv6 link-local left out: it needs a scope; IPv6
      * left out altogether when {@code ipv6} is false, the JVM running IPv4-only).
      */
-    static List<UdpListener.LocalAddress> interfaceAddresses(boolean ipv6) throws SocketException {
-        List<UdpListener.LocalAddress> out = new ArrayList<>();
+    static List<LocalAddress> interfaceAddresses(boolean ipv6) throws SocketException {
+        List<LocalAddress> out = new ArrayList<>();
         for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
             if (!ni.isUp()) {
                 continue;
@@ -293,7 +304,7 @@ public final class PvaServerService implements Service {
                 if (a instanceof Inet6Address && (a.isLinkLocalAddress() || !ipv6)) {
                     continue;
                 }
-                out.add(new UdpListener.LocalAddress(a, a instanceof Inet4Address ? ia.getBroadcast() : null,
+                out.add(new LocalAddress(a, a instanceof Inet4Address ? ia.getBroadcast() : null,
                         ia.getNetworkPrefixLength()));
             }
         }
@@ -304,13 +315,13 @@ public final class PvaServerService implements Service {
         Set<InetSocketAddress> out = new LinkedHashSet<>();
         int defaultPort = pva.broadcastPort() == 0 ? udpPort : pva.broadcastPort();
         for (PvaAddress a : pva.beaconAddrList()) {
-            InetAddress ip = IgnoreList.literal(a.host());
+            InetAddress ip = HostPort.literal(a.host());
             if (ip != null) {
                 out.add(new InetSocketAddress(ip, a.port() == 0 ? defaultPort : a.port()));
             }
         }
         if (pva.autoBeaconAddrList()) {
-            for (UdpListener.LocalAddress la : interfaceAddresses(ipv6)) {
+            for (LocalAddress la : interfaceAddresses(ipv6)) {
                 if (la.broadcast() != null) {
                     out.add(new InetSocketAddress(la.broadcast(), defaultPort));
                 }

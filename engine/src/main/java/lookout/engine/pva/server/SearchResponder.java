@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import lookout.engine.api.Scheduler;
-import lookout.engine.pva.wire.Beacon;
 import lookout.engine.pva.wire.DatagramContents;
 import lookout.engine.pva.wire.Frame;
 import lookout.engine.pva.wire.Guid;
@@ -18,6 +17,8 @@ import lookout.engine.pva.wire.PvaCodec;
 import lookout.engine.pva.wire.SearchRequest;
 import lookout.engine.pva.wire.SearchResponse;
 import lookout.engine.pva.wire.WireAddress;
+import lookout.engine.seams.PvaPorts.Arrival;
+import lookout.engine.seams.PvaPorts.Kind;
 
 /**
  * The server's answer to CMD_SEARCH (seed 002 §4), for UDP datagrams and TCP name-server
@@ -72,19 +73,6 @@ final class SearchResponder {
         return forwarding;
     }
 
-    /**
-     * Where beacons and search replies that reach the server's sockets go: this engine's own PVA
-     * client. The broadcast port is shared, and the kernel gives a unicast datagram to the most
-     * specific bind only — the server's per-address sockets — so a beacon sent to
-     * 127.0.0.1:5076 would never reach the client's wildcard socket (PVXS shares one UDP socket
-     * per port between client and server for the same reason).
-     */
-    void clientSide(java.util.function.BiConsumer<DatagramContents, InetSocketAddress> clientSide) {
-        this.clientSide = clientSide;
-    }
-
-    private java.util.function.BiConsumer<DatagramContents, InetSocketAddress> clientSide;
-
     /** One received datagram, already decoded on the I/O thread. */
     void onDatagram(DatagramContents contents, InetSocketAddress source, Arrival arrival) {
         // seed 002 §4 step 1: the ignore list comes before anything else.
@@ -98,18 +86,14 @@ final class SearchResponder {
         }
         int tags = 0;
         OriginTag tag = null;
-        boolean forClient = false;
         for (Frame f : contents.frames()) {
             if (f.message() instanceof OriginTag t) {
                 tags++;
                 tag = t;
-            } else if (f.message() instanceof Beacon || f.message() instanceof SearchResponse) {
-                forClient = true;
             }
         }
-        if (forClient && clientSide != null && tags == 0) {
-            clientSide.accept(contents, source);
-        }
+        // beacons and search replies on the shared port are the client's: the port owner hands
+        // them to it directly
         for (Frame f : contents.frames()) {
             if (f.message() instanceof SearchRequest req) {
                 counters.searchesReceived++;
@@ -124,9 +108,10 @@ final class SearchResponder {
         // §5: the tag is trusted only when it came over loopback to the group. A loopback source
         // cannot arrive from off-host (the kernel drops martians), so a GROUP socket datagram with
         // a loopback source arrived on loopback.
-        boolean onLoopbackToGroup = arrival.kind() == Arrival.Kind.GROUP && Addresses.isLoopback(src);
-        ForwardingRules.Verdict v = ForwardingRules.decide(Addresses.unmap(src).isMulticastAddress(), tags,
-                onLoopbackToGroup, arrival.kind() == Arrival.Kind.OWN_UNICAST, req.unicast(), replyAny,
+        InetAddress unmapped = WireAddress.unmap(src);
+        boolean onLoopbackToGroup = arrival.kind() == Kind.GROUP && unmapped.isLoopbackAddress();
+        ForwardingRules.Verdict v = ForwardingRules.decide(unmapped.isMulticastAddress(), tags,
+                onLoopbackToGroup, arrival.kind() == Kind.OWN_UNICAST, req.unicast(), replyAny,
                 forwarding && transmit != null);
         switch (v.action()) {
             case DROP -> counters.drop(v.drop());

@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import lookout.engine.api.PvaServerSnapshot.SearchedName;
+import lookout.engine.net.HostPort;
 
 /**
  * The most searched names with count and last client, in bounded memory. When the table is full
@@ -100,7 +101,7 @@ final class TopNames {
         List<SearchedName> out = new ArrayList<>(Math.min(n, all.size()));
         for (int i = 0; i < all.size() && i < n; i++) {
             Entry e = all.get(i).getValue();
-            String client = e.lastClient == null ? "" : UdpListener.fmt(e.lastClient.getAddress(), e.lastClient.getPort());
+            String client = e.lastClient == null ? "" : HostPort.format(e.lastClient);
             out.add(new SearchedName(all.get(i).getKey(), e.count, client, now.minusNanos(nowNanos - e.lastSearchNanos)));
         }
         return out;

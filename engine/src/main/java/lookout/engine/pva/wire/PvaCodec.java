@@ -80,6 +80,11 @@ public final class PvaCodec {
         return in.writerIndex() - index < len ? -1 : len;
     }
 
+    /** The payload length the header at {@code index} announces (at least 8 bytes must be readable there). */
+    public static long payloadLength(ByteBuf in, int index) {
+        return header(in, index).payloadLength();
+    }
+
     /** Decodes one complete frame ({@code readerIndex..writerIndex}) received over TCP. */
     public static Decoded decodeFrame(ByteBuf in) {
         try {

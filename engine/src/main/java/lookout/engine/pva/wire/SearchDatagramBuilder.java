@@ -5,9 +5,12 @@ import java.net.InetAddress;
 import java.util.List;
 
 /**
- * Packs names into CMD_SEARCH datagrams without building message records (seed 002 §3.3): the
- * ring drains up to a million names a revolution, so names go straight from the channel into the
- * buffer. One datagram at a time: {@link #start}, {@link #tryAdd} until it refuses, {@link #finish}.
+ * The one CMD_SEARCH encoder (seed 002 §2), for the client's packer and for every
+ * {@link SearchRequest} (discovery pings, the server's forwarded copies). It packs names without
+ * building message records (§3.3): the ring drains up to a million names a revolution, so names go
+ * straight from the channel into the buffer. One datagram at a time: {@link #start}, {@link #tryAdd}
+ * until it refuses (or {@link #add} without a limit), {@link #finish}; {@link #setUnicast} and
+ * {@link #setReplyPort} adapt a finished datagram to where it goes.
  *
  * <p>A datagram holds at most {@link Pva#MAX_SEARCH_DATAGRAM} bytes, except that a name too long
  * for an empty datagram is sent alone (and may fragment); a name that cannot fit the 64 KiB buffer
@@ -62,10 +65,15 @@ public final class SearchDatagramBuilder {
         return Pva.HEADER_SIZE + 4 + 4 + 16 + 2 + p + 2;
     }
 
-    /** Starts a new datagram at the writer index of {@code out}. */
+    /** Starts a new datagram, big-endian, at the writer index of {@code out}. */
     public void start(ByteBuf out) {
-        this.buf = out;
-        this.w = new WireWriter(out);
+        start(new WireWriter(out));
+    }
+
+    /** Starts a new datagram at the writer index of {@code writer}'s buffer, in its byte order. */
+    public void start(WireWriter writer) {
+        this.buf = writer.buffer();
+        this.w = writer;
         this.count = 0;
         headerStart = w.header(0, Pva.CMD_SEARCH);
         w.i32(sequenceId);
@@ -79,7 +87,7 @@ public final class SearchDatagramBuilder {
         for (String p : protocols) {
             w.string(p);
         }
-        countIndex = out.writerIndex();
+        countIndex = buf.writerIndex();
         w.u16(0);
     }
 
@@ -100,6 +108,13 @@ public final class SearchDatagramBuilder {
         w.string(utf8);
         count++;
         return true;
+    }
+
+    /** Adds one name whatever the limit: a message that is not a packed datagram (a record being encoded). */
+    public void add(int cid, String name) {
+        w.i32(cid);
+        w.string(name);
+        count++;
     }
 
     /**
@@ -133,13 +148,21 @@ public final class SearchDatagramBuilder {
 
     /** Patches the header length and name count; the datagram is {@code [start, writerIndex)}. */
     public void finish() {
-        buf.setShort(countIndex, count);
+        w.setShort(countIndex, count);
         w.patchLength(headerStart);
     }
 
-    /** Sets or clears the Unicast flag of a finished datagram starting at {@code index}. */
+    /**
+     * Sets or clears the Unicast flag of a finished datagram starting at {@code index} (seed 002 §5:
+     * set when, and only when, its destination is a genuine unicast address).
+     */
     public static void setUnicast(ByteBuf datagram, int index, boolean unicast) {
         int f = datagram.getUnsignedByte(index + FLAGS_OFFSET);
         datagram.setByte(index + FLAGS_OFFSET, unicast ? f | Pva.SEARCH_UNICAST : f & ~Pva.SEARCH_UNICAST);
+    }
+
+    /** Sets the reply port of a finished big-endian datagram starting at {@code index} (0 over TCP, §2). */
+    public static void setReplyPort(ByteBuf datagram, int index, int port) {
+        datagram.setShort(index + REPLY_PORT_OFFSET, port);
     }
 }

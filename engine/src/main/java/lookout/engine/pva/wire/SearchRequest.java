@@ -83,23 +83,13 @@ public record SearchRequest(int sequenceId, int flags, InetAddress replyAddress,
 
     @Override
     public void encode(WireWriter w) {
-        int h = w.header(0, Pva.CMD_SEARCH);
-        w.i32(sequenceId);
-        w.u8(flags);
-        w.u8(0);
-        w.u8(0);
-        w.u8(0);
-        w.address(replyAddress);
-        w.u16(replyPort);
-        w.size(protocols.size());
-        for (String p : protocols) {
-            w.string(p);
-        }
-        w.u16(names.size());
+        // the packer's encoder, so that a record and a packed datagram are the same bytes
+        SearchDatagramBuilder b = new SearchDatagramBuilder(sequenceId, flags, replyAddress, replyPort, protocols,
+                Integer.MAX_VALUE);
+        b.start(w);
         for (Name nm : names) {
-            w.i32(nm.cid());
-            w.string(nm.name());
+            b.add(nm.cid(), nm.name());
         }
-        w.patchLength(h);
+        b.finish();
     }
 }

@@ -27,6 +27,22 @@ public final class WireAddress {
         return a == null || a.isAnyLocalAddress();
     }
 
+    /** {@code ::ffff:a.b.c.d} as {@code a.b.c.d}; any other address unchanged (null stays null). */
+    public static InetAddress unmap(InetAddress a) {
+        if (a instanceof Inet6Address) {
+            byte[] b = a.getAddress();
+            for (int i = 0; i < 10; i++) {
+                if (b[i] != 0) {
+                    return a;
+                }
+            }
+            if (b[10] == (byte) 0xFF && b[11] == (byte) 0xFF) {
+                return address(new byte[] {b[12], b[13], b[14], b[15]});
+            }
+        }
+        return a;
+    }
+
     /** Resolves an "any" address to {@code source}; other addresses are returned as they are. */
     public static InetAddress orSource(InetAddress a, InetAddress source) {
         return isAny(a) ? source : a;

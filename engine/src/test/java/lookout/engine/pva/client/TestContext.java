@@ -13,16 +13,29 @@ import lookout.engine.config.Config;
 import lookout.engine.config.ConfigSource;
 import lookout.engine.config.PvaConfig;
 import lookout.engine.core.TestServiceContext;
+import lookout.engine.pva.udp.PortOwner;
+import lookout.engine.seams.PvaPorts;
 
 /** A service context for one service under test: virtual or given clock, a real I/O group. */
 final class TestContext extends TestServiceContext {
 
+    /** The engine's owner of the PVA UDP ports, as the composition root makes it. */
+    final PortOwner ports = new PortOwner();
+
     TestContext(Scheduler scheduler) {
         super(scheduler, RandomGenerator.of("L64X128MixRandom"), Path.of("target"), Map.of());
+        ports.start(this, null);
+        register(PvaPorts.class, ports);
     }
 
     TestContext() {
         this(new VirtualScheduler());
+    }
+
+    @Override
+    public void close() {
+        ports.stop();
+        super.close();
     }
 
     VirtualScheduler virtual() {

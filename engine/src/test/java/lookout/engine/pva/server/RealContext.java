@@ -7,6 +7,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import lookout.engine.core.TestServiceContext;
+import lookout.engine.pva.udp.PortOwner;
+import lookout.engine.seams.PvaPorts;
 
 /**
  * A production-like service context: real clock, and the engine loop is the Netty I/O loop (as
@@ -14,8 +16,19 @@ import lookout.engine.core.TestServiceContext;
  */
 final class RealContext extends TestServiceContext {
 
+    /** The engine's owner of the PVA UDP ports, as the composition root makes it. */
+    final PortOwner ports = new PortOwner();
+
     RealContext(Map<String, String> env) {
         super(null, new SplittableRandom(), Path.of(System.getProperty("java.io.tmpdir")), env);
+        ports.start(this, null);
+        register(PvaPorts.class, ports);
+    }
+
+    @Override
+    public void close() {
+        ports.stop();
+        super.close();
     }
 
     <T> T onLoop(Callable<T> body) throws Exception {

@@ -22,6 +22,8 @@ import lookout.engine.config.PvaConfig.PvaAddress;
 import lookout.engine.config.PvaConfig.PvaServerConfig;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;
+import lookout.engine.pva.udp.PortOwner;
+import lookout.engine.seams.PvaPorts;
 import lookout.engine.seams.ResolvedNames;
 
 /**
@@ -39,6 +41,8 @@ final class ServerHarness implements ServiceContext, AutoCloseable {
     final RandomGenerator random = new SplittableRandom(6);
     final ResolvedNames resolved;
     final PvaServerService service = new PvaServerService();
+    /** The engine's owner of the PVA UDP ports, as the composition root makes it. */
+    final PortOwner ports = new PortOwner();
 
     final EngineOptions options;
 
@@ -46,6 +50,7 @@ final class ServerHarness implements ServiceContext, AutoCloseable {
         this.resolved = resolved;
         this.options = EngineOptions.forTest(scheduler, random, Path.of(System.getProperty("java.io.tmpdir")))
                 .withPvaForwarding(forwarding);
+        ports.start(this, null);
     }
 
     static PvaConfig pva(int udpPort, int tcpPort, List<PvaAddress> beacons, List<PvaAddress> ignore, boolean nameServer) {
@@ -85,6 +90,7 @@ final class ServerHarness implements ServiceContext, AutoCloseable {
     public void close() {
         scheduler.call(() -> {
             service.stop();
+            ports.stop();
             return null;
         });
         io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
@@ -127,6 +133,9 @@ final class ServerHarness implements ServiceContext, AutoCloseable {
     @SuppressWarnings("unchecked")
     public <T> T seam(Class<T> type) {
         ServiceContext.requireSeam(type);
+        if (type == PvaPorts.class) {
+            return (T) ports;
+        }
         return type == ResolvedNames.class ? (T) resolved : null;
     }
 

@@ -1,15 +1,19 @@
-package lookout.engine.pva.wire;
+package lookout.engine.pva.tcp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
+import lookout.engine.pva.wire.Decoded;
+import lookout.engine.pva.wire.Pva;
+import lookout.engine.pva.wire.PvaCodec;
 
 /**
  * Splits a PVA TCP stream into messages and decodes each: emits {@link Decoded} values (a drop
  * is a value too). A stream that stops looking like PVA, or announces a message over
  * {@link #MAX_FRAME}, cannot be resynchronised: it emits one drop and closes the connection.
- * One instance per connection (it keeps the partial frame).
+ * One instance per connection (it keeps the partial frame). The TCP sides of the client (name
+ * servers) and of the server (the name server) both frame with it; the codec it calls stays pure.
  */
 public final class PvaFrameDecoder extends ByteToMessageDecoder {
 
@@ -21,8 +25,7 @@ public final class PvaFrameDecoder extends ByteToMessageDecoder {
         while (in.isReadable()) {
             long len = PvaCodec.frameLength(in, in.readerIndex());
             if (len == -1) {
-                if (in.readableBytes() >= Pva.HEADER_SIZE
-                        && PvaCodec.header(in, in.readerIndex()).payloadLength() > MAX_FRAME) {
+                if (in.readableBytes() >= Pva.HEADER_SIZE && PvaCodec.payloadLength(in, in.readerIndex()) > MAX_FRAME) {
                     fail(ctx, in, out, "message over " + MAX_FRAME + " bytes");
                 }
                 return;

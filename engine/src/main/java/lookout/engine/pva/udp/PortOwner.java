@@ -1,0 +1,148 @@
+package lookout.engine.pva.udp;
+
+import io.netty.channel.EventLoop;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import lookout.engine.api.Scheduler;
+import lookout.engine.config.Config;
+import lookout.engine.core.Service;
+import lookout.engine.core.ServiceContext;
+import lookout.engine.core.SnapshotBuilder;
+import lookout.engine.net.Transport;
+import lookout.engine.net.Udp;
+import lookout.engine.net.UdpEndpoint;
+import lookout.engine.net.UdpOptions;
+import lookout.engine.net.UdpReceiver;
+import lookout.engine.seams.PvaPorts;
+
+/**
+ * The one owner of the engine's PVA UDP sockets (seed 002 §3–§5; PVXS's {@code UDPManager}): one
+ * socket per bound address and port for the whole process, read by Netty on one loop of the
+ * engine's I/O group, each datagram decoded once and handed, with where it arrived, to everyone
+ * listening on that port — the PVA client (beacons, search replies) and the PVA server (searches).
+ * Sockets are opened when a listener first asks for them and closed when the last one lets go, so
+ * a reload that moves {@code broadcast_port} or turns the server on or off needs nothing here:
+ * the services close their old hold and open a new one.
+ *
+ * <p>Java has no IP_PKTINFO, so the destination of a datagram is known from the socket it reached:
+ * one socket per local unicast address, one per interface broadcast address, one per forwarding
+ * group joined on loopback, and the port's wildcard socket for everything else (on epoll it also
+ * learns each datagram's destination, which is how searches to 255.255.255.255 are told apart).
+ * All share the port with other PVA processes (SO_REUSEADDR, as PVXS and core-pva set it).
+ *
+ * <p>Concurrency: the port groups, listeners and holds are confined to the engine loop; each
+ * socket's receiver runs on the owner's one loop of the I/O group and only decodes and hops onto
+ * the engine loop.
+ */
+public final class PortOwner implements Service, PvaPorts, SocketFactory {
+
+    private ServiceContext ctx;
+    private EventLoop loop;
+    private Transport transport;
+    private final Map<Integer, PortGroup> groups = new HashMap<>();
+    private final List<SearchSocket> searchSockets = new ArrayList<>();
+
+    @Override
+    public String name() {
+        return "pva-ports";
+    }
+
+    /** Takes the loop its sockets are read on; opens nothing ({@code config} is not read). */
+    @Override
+    public void start(ServiceContext context, Config config) {
+        this.ctx = context;
+        this.loop = context.io().next();
+        this.transport = Transport.of(context.io());
+    }
+
+    @Override
+    public void apply(Config before, Config after) {
+        // nothing of its own: listeners move themselves (close the old hold, open a new one)
+    }
+
+    @Override
+    public void stop() {
+        for (PortGroup g : List.copyOf(groups.values())) {
+            g.closeAll();
+        }
+        groups.clear();
+        for (SearchSocket s : List.copyOf(searchSockets)) {
+            s.close();
+        }
+        searchSockets.clear();
+    }
+
+    @Override
+    public void contribute(SnapshotBuilder snapshot) {
+        // the listeners report what they hold
+    }
+
+    @Override
+    public Port listen(int port, Interest interest, Receiver receiver) throws IOException {
+        requireStarted();
+        if (port < 0 || port > 0xFFFF) {
+            throw new IllegalArgumentException("UDP port " + port);
+        }
+        PortGroup g = port == 0 ? newGroup(0) : groups.get(port);
+        if (g == null) {
+            g = newGroup(port);
+        }
+        Listening l = Listening.open(g, interest, receiver);
+        // an ephemeral port is known once bound: others may share it from now on
+        groups.putIfAbsent(g.port(), g);
+        return l;
+    }
+
+    private PortGroup newGroup(int port) {
+        PortGroup[] made = new PortGroup[1];
+        made[0] = new PortGroup(this, port, () -> groups.remove(made[0].port(), made[0]));
+        return made[0];
+    }
+
+    @Override
+    public Port searchSocket(Receiver receiver) throws IOException {
+        requireStarted();
+        SearchSocket[] made = new SearchSocket[1];
+        made[0] = new SearchSocket(this, receiver, () -> searchSockets.remove(made[0]));
+        searchSockets.add(made[0]);
+        return made[0];
+    }
+
+    private void requireStarted() {
+        if (ctx == null) {
+            throw new IllegalStateException("the PVA port owner is not started");
+        }
+    }
+
+    /** The ports listened on now (for tests and diagnostics). */
+    List<Integer> ports() {
+        return List.copyOf(groups.keySet());
+    }
+
+    // ------------------------------------------------------------------ SocketFactory
+
+    @Override
+    public Scheduler scheduler() {
+        return ctx.scheduler();
+    }
+
+    @Override
+    public boolean onReaderLoop() {
+        return loop.inEventLoop();
+    }
+
+    @Override
+    public boolean knowsDestinations() {
+        return transport == Transport.EPOLL;
+    }
+
+    /** Every PVA UDP socket comes through here: Netty-read on the owner's one loop. */
+    @Override
+    public UdpEndpoint open(InetSocketAddress local, UdpOptions options, UdpReceiver receiver) throws IOException {
+        return Udp.netty(loop, local, options, receiver);
+    }
+}

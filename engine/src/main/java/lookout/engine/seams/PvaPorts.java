@@ -1,0 +1,190 @@
+package lookout.engine.seams;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import lookout.engine.net.HostPort;
+import lookout.engine.net.NetError;
+import lookout.engine.pva.wire.DatagramContents;
+
+/**
+ * The engine's PVA UDP sockets, one owner for each port (as PVXS's {@code UDPManager}): the PVA
+ * client and the PVA server both listen on {@code pva.broadcast_port}, and the kernel gives a
+ * unicast datagram to one socket only — the most specific bind — so one owner must read the port
+ * and hand each datagram, decoded once, to everyone who listens there, with where it arrived.
+ * Implemented by the port owner service; used by the PVA client (beacons, search replies) and the
+ * PVA server (searches). Every method, and every {@link Receiver} call, on the engine loop.
+ */
+public interface PvaPorts {
+
+    /** seed 002 §5: the IPv4 forwarding group, joined on loopback. */
+    InetAddress FORWARD_GROUP_V4 = HostPort.literal("224.0.0.128");
+    /** seed 002 §5: the IPv6 forwarding group, joined on loopback. */
+    InetAddress FORWARD_GROUP_V6 = HostPort.literal("ff02::42:1");
+    /** The limited broadcast address. */
+    InetAddress LIMITED_BROADCAST = HostPort.literal("255.255.255.255");
+
+    /**
+     * Listens on {@code port} (0: an ephemeral port, chosen by the first socket bound and shared by
+     * the rest of this listener's sockets): opens what {@code interest} asks for that is not open
+     * yet, and delivers to {@code receiver} every datagram of those sockets (and, for a
+     * {@link Interest#catchAll() catch-all} interest, every datagram reaching the port), each once.
+     * Throws when a socket that the interest cannot do without does not bind (the wildcard, a
+     * unicast address); a broadcast address, the limited broadcast or a forwarding group that does
+     * not bind is logged and left out.
+     */
+    Port listen(int port, Interest interest, Receiver receiver) throws IOException;
+
+    /**
+     * The PVA client's search socket: the wildcard IPv4 address, an ephemeral port, broadcasts
+     * allowed; searches leave from it ({@link Port#send}) and the replies sent back to it are
+     * delivered to {@code receiver} ({@link Kind#SEARCH_SOCKET}).
+     */
+    Port searchSocket(Receiver receiver) throws IOException;
+
+    /** Where a datagram arrived: the kind of socket, hence what it was sent to. */
+    enum Kind {
+        /** A socket bound to one of this host's unicast addresses: sent to it (a unicast the kernel gave only this socket). */
+        OWN_UNICAST,
+        /** A socket bound to an interface broadcast address (the port's wildcard socket, if open, got it too). */
+        BROADCAST,
+        /** A socket bound to a forwarding group joined on loopback (the wildcard socket, if open, got it too). */
+        GROUP,
+        /** The wildcard socket, sent to 255.255.255.255 (known only where destinations are: epoll). */
+        LIMITED_BROADCAST,
+        /** The wildcard socket, anything else: sent to an address no socket of ours is bound to, or a copy of the above. */
+        WILDCARD,
+        /** The PVA client's search socket (an ephemeral port). */
+        SEARCH_SOCKET
+    }
+
+    /**
+     * Where a datagram arrived.
+     *
+     * @param kind      the kind of socket
+     * @param local     what it was sent to: the address the socket is bound to, or the destination
+     *                  when the wildcard socket knows it, else the wildcard address
+     * @param replyFrom the local unicast address a reply to it leaves from (seed 002 §4: "sourced
+     *                  from the address the request was sent to"; for a broadcast, the interface's
+     *                  own address; for a limited broadcast, the address on the sender's subnet),
+     *                  or null where none applies (a group, the wildcard)
+     */
+    record Arrival(Kind kind, InetAddress local, InetAddress replyFrom) {
+    }
+
+    /**
+     * A local address to listen on, with the broadcast address of its interface (IPv4, may be null)
+     * and the interface's network prefix length (-1 when unknown).
+     */
+    record LocalAddress(InetAddress address, InetAddress broadcast, int prefix) {
+
+        public LocalAddress(InetAddress address, InetAddress broadcast) {
+            this(address, broadcast, -1);
+        }
+
+        /** True when {@code a} lies on this address's IPv4 subnet. */
+        public boolean sameSubnet(InetAddress a) {
+            if (!(address instanceof Inet4Address) || !(a instanceof Inet4Address) || prefix < 0 || prefix > 32) {
+                return false;
+            }
+            int mask = prefix == 0 ? 0 : -1 << (32 - prefix);
+            return (v4(address) & mask) == (v4(a) & mask);
+        }
+
+        private static int v4(InetAddress a) {
+            byte[] b = a.getAddress();
+            return (b[0] & 0xFF) << 24 | (b[1] & 0xFF) << 16 | (b[2] & 0xFF) << 8 | (b[3] & 0xFF);
+        }
+    }
+
+    /**
+     * What a listener wants on its port.
+     *
+     * @param catchAll         the port's wildcard socket, and every datagram reaching the port once
+     *                         (what a socket bound to the wildcard address alone would have read)
+     * @param addresses        a socket on each of these addresses (and its broadcast address when
+     *                         {@code broadcasts}); deliveries from them
+     * @param broadcasts       also a socket on each address's broadcast address
+     * @param forwarding       the forwarding groups joined on loopback and a socket to send to them
+     *                         from (seed 002 §5); best effort, see {@link Port#forwarding()}
+     * @param limitedBroadcast searches to 255.255.255.255, from the wildcard socket (epoll only)
+     * @param sender           an ephemeral socket of its own for {@link Port#send} (beacons): the
+     *                         wildcard IPv6 address, IPv4 where there is no IPv6
+     */
+    record Interest(boolean catchAll, List<LocalAddress> addresses, boolean broadcasts, boolean forwarding,
+                    boolean limitedBroadcast, boolean sender) {
+
+        public Interest {
+            addresses = List.copyOf(addresses);
+        }
+
+        /** Everything that reaches the port, once: the PVA client's beacons and stray replies. */
+        public static Interest everything() {
+            return new Interest(true, List.of(), false, false, false, false);
+        }
+    }
+
+    /** Where datagrams go. Engine loop only; must not block. */
+    interface Receiver {
+
+        /** One datagram, decoded (dropped, with a reason, when malformed: counting it is the receiver's). */
+        void datagram(DatagramContents contents, InetSocketAddress source, Arrival arrival);
+
+        /** A datagram this receiver's port sent to {@code to} left (for logging by destination). */
+        default void sent(InetSocketAddress to) {
+        }
+
+        /** A datagram to {@code to} was refused; {@code to} null for an error of the socket itself. */
+        default void sendFailed(InetSocketAddress to, NetError error) {
+        }
+    }
+
+    /** One listener's hold on its sockets; closing it closes those nobody else holds. */
+    interface Port extends AutoCloseable {
+
+        /** The port bound. */
+        int port();
+
+        /** The sockets this listener holds, as {@code host:port}. */
+        List<String> bound();
+
+        /**
+         * Sends from the port's sending socket (the search socket; a listener's {@link Interest#sender()}).
+         * Takes {@code data}; false when there is none or the datagram did not leave.
+         */
+        boolean send(ByteBuf data, InetSocketAddress to);
+
+        /**
+         * Answers a datagram received on this port: from the socket bound to {@code from} (seed
+         * 002 §4), else from the first socket of the family of {@code to}, else from the sending
+         * socket. Made on the loop while the port's sockets are being read, it leaves with the
+         * other answers of that read. Takes {@code data}; false when it did not leave.
+         */
+        boolean reply(ByteBuf data, InetSocketAddress to, InetAddress from);
+
+        /**
+         * Runs {@code work}; what it sends from this port leaves together at its end, in one batch
+         * ({@code sendmmsg}) where the port is read on the calling thread.
+         */
+        default void together(Runnable work) {
+            work.run();
+        }
+
+        /** True when at least one forwarding group is joined and can be sent to (seed 002 §5). */
+        boolean forwarding();
+
+        /**
+         * Sends {@code datagram} to the forwarding group of the family of {@code origin} (or the
+         * other one, when only that one works), TTL 1 over loopback. Takes it; false when it did
+         * not leave.
+         */
+        boolean forward(ByteBuf datagram, InetAddress origin);
+
+        /** Stops deliveries and closes the sockets no other listener holds. Idempotent. */
+        @Override
+        void close();
+    }
+}
