@@ -21,6 +21,10 @@ final class ConfigDiffer {
     private ConfigDiffer() {
     }
 
+    /** The top-level sections, in the order SPEC lists them (here, where the diff walks them; the loader shows them). */
+    static final List<String> SECTIONS = List.of("resolver", "zones", "service_types", "plugins", "pva",
+            "status", "state_dir");
+
     static ConfigDiff diff(Config before, Config after) {
         List<ConfigDiff.Change> changes = new ArrayList<>();
         VNode.Hash a = tree(before);
@@ -28,7 +32,7 @@ final class ConfigDiffer {
         if (a != null && b != null) {
             compare(null, null, a, b, changes);
         }
-        for (String section : ConfigLoader.SECTIONS) {
+        for (String section : SECTIONS) {
             boolean textChanged = changes.stream().anyMatch(c -> c.section().equals(section));
             if (!textChanged && !Objects.equals(bound(before, section), bound(after, section))) {
                 changes.add(new ConfigDiff.Change(section, section, ConfigDiff.Kind.CHANGED,

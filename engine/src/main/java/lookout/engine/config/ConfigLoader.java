@@ -34,8 +34,7 @@ public final class ConfigLoader {
     public static final String EMBEDDED_NAME = "<embedded default>";
 
     /** The top-level sections, in the order SPEC lists them. */
-    public static final List<String> SECTIONS = List.of("resolver", "zones", "service_types", "plugins", "pva",
-            "status", "state_dir");
+    public static final List<String> SECTIONS = ConfigDiffer.SECTIONS;
 
     static final List<String> PLUGINS = List.of("weighted");
     static final List<String> ZONE_KEYS = List.of("file", "text");

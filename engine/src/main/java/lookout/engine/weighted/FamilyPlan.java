@@ -120,11 +120,6 @@ public final class FamilyPlan {
         return g;
     }
 
-    /** A live view of this plan under {@code down} (per item). */
-    public LiveFamily live(boolean[] down) {
-        return new LiveFamily(this, down);
-    }
-
     static List<Integer> range(int from, int to) {
         List<Integer> l = new ArrayList<>(to - from);
         for (int i = from; i < to; i++) {

@@ -17,7 +17,12 @@ public final class LiveFamily {
     final long liveWeight;     // the monitored live total, before any failover reset
     final boolean failover;
 
-    LiveFamily(FamilyPlan plan, boolean[] down) {
+    /** A live view of {@code plan} under {@code down} (per item). */
+    public static LiveFamily of(FamilyPlan plan, boolean[] down) {
+        return new LiveFamily(plan, down);
+    }
+
+    private LiveFamily(FamilyPlan plan, boolean[] down) {
         this.plan = plan;
         int n = plan.items();
         int g = plan.groups();

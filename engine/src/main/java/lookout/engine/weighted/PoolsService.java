@@ -201,7 +201,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                     java.util.Arrays.fill(down, r.forced.down());
                 }
                 f.down = down;
-                f.live = f.plan.live(down);
+                f.live = LiveFamily.of(f.plan, down);
                 if (announce && f.live.failover() != f.announcedFailover) {
                     f.announcedFailover = f.live.failover();
                     ctx.publish(new EngineEvent.PoolFailover(ctx.scheduler().now(), r.name, f.family, f.live.failover()));
@@ -367,7 +367,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                 if (resourceForced != null) {
                     java.util.Arrays.fill(down, resourceForced.down());
                 }
-                fams.add(familySnapshot(f, f.plan.live(down), down, resourceForced != null));
+                fams.add(familySnapshot(f, LiveFamily.of(f.plan, down), down, resourceForced != null));
             }
             out.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address", r.monitorTtl, fams, r.answers.sum(),
                     resourceForced == null ? null : resourceForced.value()));
@@ -422,7 +422,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                 if (resourceForced != null) {
                     java.util.Arrays.fill(down, resourceForced.down());
                 }
-                fams.add(familySnapshot(f, f.plan.live(down), down, resourceForced != null));
+                fams.add(familySnapshot(f, LiveFamily.of(f.plan, down), down, resourceForced != null));
             }
             out.add(new PoolsSnapshot.PoolResource(r.name, r.cname != null ? "cname" : "address",
                     resourceForced != null ? resourceForced.effectiveTtl() : ttl, fams,
@@ -548,7 +548,7 @@ public final class PoolsService implements Service, Commands.Pools, DynamicRecor
                 monitors.add(List.copyOf(keys));
             }
             this.down = new boolean[plan.items()];
-            this.live = plan.live(down);
+            this.live = LiveFamily.of(plan, down);
         }
     }
 

@@ -31,7 +31,7 @@ final class Plans {
         for (int i = 0; i < down.length; i++) {
             down[i] = d.contains(plan.label(i));
         }
-        return plan.live(down);
+        return LiveFamily.of(plan, down);
     }
 
     /** Items DOWN by target (address or CNAME), as a shared monitor would make them. */
@@ -40,6 +40,6 @@ final class Plans {
         for (int i = 0; i < down.length; i++) {
             down[i] = downTargets.contains(plan.target(i));
         }
-        return plan.live(down);
+        return LiveFamily.of(plan, down);
     }
 }

@@ -67,7 +67,7 @@ class SelectionPropertiesTest {
     @Property(tries = 300)
     void oddsAreAProbabilityDistributionConsistentWithItemOdds(@ForAll("cases") Case c) {
         FamilyPlan plan = new FamilyPlan(c.family());
-        LiveFamily live = plan.live(c.down());
+        LiveFamily live = LiveFamily.of(plan, c.down());
         OddsCalculator.FamilyOdds odds = OddsCalculator.odds(live);
         assertThat(live.failover()).isEqualTo(live.liveWeight() < plan.upWeight());
         if (odds.sets() == null) {
@@ -94,7 +94,7 @@ class SelectionPropertiesTest {
     @Property(tries = 300)
     void drawsOnlyPossibleAnswersWithoutDuplicates(@ForAll("cases") Case c) {
         FamilyPlan plan = new FamilyPlan(c.family());
-        LiveFamily live = plan.live(c.down());
+        LiveFamily live = LiveFamily.of(plan, c.down());
         OddsCalculator.FamilyOdds odds = OddsCalculator.odds(live);
         SplittableRandom r = new SplittableRandom(c.seed());
         int[] out = new int[plan.items()];
