@@ -161,10 +161,10 @@ class UpstreamRulesTest {
             c.send(DnsTestClient.query(1, "x.example.", RrType.A, false, 0));
             awaitCount(a, 1);
             h.advance(TWO_S);
-            long first = h.onLoop(() -> h.resolver().marks.until(a.address));
+            long first = h.onLoop(() -> h.resolver().marks.remaining(a.address, h.clock.nanoTime()) + h.clock.nanoTime());
             awaitCount(a, 2);
             h.advance(TWO_S);
-            long second = h.onLoop(() -> h.resolver().marks.until(a.address));
+            long second = h.onLoop(() -> h.resolver().marks.remaining(a.address, h.clock.nanoTime()) + h.clock.nanoTime());
             assertThat(second - first).isEqualTo(TWO_S.toNanos());
             // the renewed mark lasts 30 s from the renewal, not from the first failure
             h.advance(Duration.ofSeconds(29));

@@ -48,11 +48,6 @@ public final class DemotionMarks {
         return u == null ? 0 : Math.max(0, u - now);
     }
 
-    /** The mark's end, or null. */
-    public Long until(InetSocketAddress server) {
-        return until.get(server);
-    }
-
     /**
      * seed 000 §4.6.1: the servers not demoted in configured order, then the demoted ones in
      * configured order.

@@ -63,7 +63,7 @@ class DemotionMarksTest {
         assertThat(marks.isDemoted(A, t0 + MARK - 1)).isTrue();
         assertThat(marks.isDemoted(A, t0 + MARK)).as("until 30 s from now, not including it").isFalse();
         assertThat(marks.isDemoted(A, t0 + MARK + S)).isFalse();
-        assertThat(marks.until(A)).isEqualTo(t0 + MARK);
+        assertThat(marks.remaining(A, t0)).isEqualTo(MARK);
     }
 
     @ParameterizedTest
@@ -109,7 +109,7 @@ class DemotionMarksTest {
 
         assertThat(marks.isDemoted(A, t0 + 5 * S)).isFalse();
         assertThat(marks.remaining(A, t0 + 5 * S)).isZero();
-        assertThat(marks.until(A)).isNull();
+        assertThat(marks.isDemoted(A, t0)).as("gone, not merely run out").isFalse();
         assertThat(marks.clear(A, t0 + 6 * S)).as("nothing left to remove").isFalse();
     }
 
@@ -119,7 +119,7 @@ class DemotionMarksTest {
         marks.demote(A, t0);
 
         assertThat(marks.clear(A, t0 + MARK)).isFalse();
-        assertThat(marks.until(A)).isNull();
+        assertThat(marks.isDemoted(A, t0)).as("gone, not merely run out").isFalse();
     }
 
     @Test
@@ -193,11 +193,11 @@ class DemotionMarksTest {
         marks.demote(B, t0 + 10 * S);
 
         assertThat(marks.expire(t0 + MARK)).containsExactly(A);
-        assertThat(marks.until(A)).isNull();
+        assertThat(marks.isDemoted(A, t0)).as("dropped, not merely run out").isFalse();
         assertThat(marks.isDemoted(B, t0 + MARK)).isTrue();
         assertThat(marks.expire(t0 + MARK + 5 * S)).isEmpty();
         assertThat(marks.expire(t0 + 40 * S)).containsExactly(B);
-        assertThat(marks.until(B)).isNull();
+        assertThat(marks.isDemoted(B, t0 + 10 * S)).as("dropped, not merely run out").isFalse();
     }
 
     @Test
@@ -209,7 +209,7 @@ class DemotionMarksTest {
 
         assertThat(marks.isDemoted(A, S)).isFalse();
         assertThat(marks.isDemoted(B, S)).isTrue();
-        assertThat(marks.until(A)).isNull();
+        assertThat(marks.remaining(A, 0)).as("dropped with its address").isZero();
     }
 
     // ------------------------------------------------------------------ properties
