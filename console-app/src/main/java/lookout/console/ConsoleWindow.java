@@ -147,7 +147,7 @@ public final class ConsoleWindow implements AutoCloseable {
      * Opens the gateway and starts the engine on {@code initial} when it is valid. When it is not,
      * the engine stays stopped: the Configuration pane shows the file with its errors, and Apply
      * starts the engine once they are fixed (decision: never run something the operator did not
-     * ask for; see docs/notes/console.md).
+     * ask for; see docs/design/console.md).
      */
     public void open(ConfigResult initial, String initialName, String initialText) {
         gateway.open();

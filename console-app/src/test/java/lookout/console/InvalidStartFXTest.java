@@ -22,7 +22,7 @@ import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * Opened on an invalid file: the engine is not started, the window says why and shows the file
- * with its error; once fixed, Apply starts the engine on it (decision in docs/notes/console.md).
+ * with its error; once fixed, Apply starts the engine on it (decision in docs/design/console.md).
  */
 @ExtendWith(ApplicationExtension.class)
 class InvalidStartFXTest {
