@@ -568,53 +568,9 @@ public record WeightedConfig(Set<String> addressResources, Set<String> cnameReso
         }
     }
 
-    /** inet_ntop's text: dotted quad, or RFC 5952 (lower case, longest zero run as "::"). */
+    /** inet_ntop's text: dotted quad, or RFC 5952 (lower case, longest zero run as "::", mapped IPv4 dotted). */
     public static String addressText(InetAddress a) {
-        byte[] b = a.getAddress();
-        if (b.length == 4) {
-            return (b[0] & 0xff) + "." + (b[1] & 0xff) + "." + (b[2] & 0xff) + "." + (b[3] & 0xff);
-        }
-        int[] w = new int[8];
-        for (int i = 0; i < 8; i++) {
-            w[i] = ((b[2 * i] & 0xff) << 8) | (b[2 * i + 1] & 0xff);
-        }
-        int bestStart = -1;
-        int bestLen = 0;
-        for (int i = 0; i < 8; ) {
-            if (w[i] != 0) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j < 8 && w[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen) {
-                bestLen = j - i;
-                bestStart = i;
-            }
-            i = j;
-        }
-        if (bestLen < 2) {
-            bestStart = -1;
-        }
-        StringBuilder sb = new StringBuilder();
-        boolean mapped = w[0] == 0 && w[1] == 0 && w[2] == 0 && w[3] == 0 && w[4] == 0 && w[5] == 0xffff;
-        if (mapped) {
-            return "::ffff:" + (b[12] & 0xff) + "." + (b[13] & 0xff) + "." + (b[14] & 0xff) + "." + (b[15] & 0xff);
-        }
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                sb.append("::");
-                i += bestLen - 1;
-                continue;
-            }
-            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-                sb.append(':');
-            }
-            sb.append(Integer.toHexString(w[i]));
-        }
-        return sb.toString();
+        return lookout.engine.net.HostPort.address(a);
     }
 
     /** A domain name gdnsd accepts: labels of 1 to 63 octets, 255 octets in all, optional final dot. */
