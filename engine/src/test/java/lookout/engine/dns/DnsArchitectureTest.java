@@ -9,16 +9,14 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The DNS rooms' rules, written as tests so that nobody breaks them silently: no cycle between
- * classes (nested classes count with their outer one) nor between packages; the wire codec on
- * buffers only; the pure protocol state on no socket or channel; the listeners reaching the
- * resolver only through {@code Intake.Questions}.
+ * The DNS rooms' own rules, written as tests so that nobody breaks them silently: the wire codec
+ * on buffers only; the pure protocol state on no socket or channel; the listeners reaching the
+ * resolver only through {@code Intake.Questions}. (No cycles between classes or packages: the
+ * engine-wide {@code lookout.engine.arch.EngineLayersTest}.)
  */
 class DnsArchitectureTest {
 
@@ -28,31 +26,6 @@ class DnsArchitectureTest {
     static void importDns() {
         dns = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("lookout.engine.dns");
-    }
-
-    /** Each top-level class (with its nested ones) a slice of its own. */
-    private static final SliceAssignment CLASSES = new SliceAssignment() {
-        @Override
-        public SliceIdentifier getIdentifierOf(JavaClass c) {
-            String name = c.getName();
-            int nested = name.indexOf('$');
-            return SliceIdentifier.of(nested < 0 ? name : name.substring(0, nested));
-        }
-
-        @Override
-        public String getDescription() {
-            return "top-level classes of lookout.engine.dns";
-        }
-    };
-
-    @Test
-    void noCycleBetweenClasses() {
-        slices().assignedFrom(CLASSES).should().beFreeOfCycles().check(dns);
-    }
-
-    @Test
-    void noCycleBetweenPackages() {
-        slices().matching("lookout.engine.(dns..)").should().beFreeOfCycles().check(dns);
     }
 
     @Test

@@ -9,8 +9,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import lookout.engine.dns.wire.Message;
-import lookout.engine.dns.wire.Names;
-import lookout.engine.dns.wire.RrType;
 import lookout.engine.dns.wire.WireException;
 
 /** A plain blocking DNS client for tests (real sockets, bounded timeouts). */
@@ -25,26 +23,9 @@ final class DnsTestClient implements AutoCloseable {
         socket.setSoTimeout(10_000);
     }
 
+    /** A query: RD, one question in class IN, an OPT record with {@code payload} when {@code edns}. */
     static byte[] query(int id, String name, int type, boolean edns, int payload) {
-        byte[] n = Names.toWire(name);
-        byte[] q = new byte[12 + n.length + 4 + (edns ? 11 : 0)];
-        q[0] = (byte) (id >>> 8);
-        q[1] = (byte) id;
-        q[2] = 0x01; // RD
-        q[5] = 1;
-        System.arraycopy(n, 0, q, 12, n.length);
-        int p = 12 + n.length;
-        q[p] = (byte) (type >>> 8);
-        q[p + 1] = (byte) type;
-        q[p + 3] = 1;
-        if (edns) {
-            q[11] = 1;
-            p += 4;
-            q[p + 2] = RrType.OPT;
-            q[p + 3] = (byte) (payload >>> 8);
-            q[p + 4] = (byte) payload;
-        }
-        return q;
+        return lookout.engine.dns.listen.Wire.query(id, name, type, edns, payload);
     }
 
     void send(byte[] q) throws IOException {

@@ -9,14 +9,14 @@ import lookout.engine.dns.wire.Names;
 import lookout.engine.dns.wire.RrType;
 import lookout.engine.dns.wire.WireException;
 
-/** Fixed client messages for the listeners' tests. */
-final class Wire {
+/** Fixed client messages for the DNS tests (the listeners' and, through DnsTestClient, the black-box ones). */
+public final class Wire {
 
     private Wire() {
     }
 
     /** A query: RD, one question in class IN, an OPT record with {@code payload} when {@code edns}. */
-    static byte[] query(int id, String name, int type, boolean edns, int payload) {
+    public static byte[] query(int id, String name, int type, boolean edns, int payload) {
         byte[] n = Names.toWire(name);
         byte[] q = new byte[12 + n.length + 4 + (edns ? 11 : 0)];
         q[0] = (byte) (id >>> 8);
