@@ -20,7 +20,7 @@ public record ApplyResult(boolean applied, long version, ConfigDiff diff, String
 
     /** The options of an apply ({@code expectedVersion} 0: not checked). */
     public record Request(String text, boolean dryRun, boolean force, boolean confirmEmpty, long expectedVersion) {
-        Object body() {
+        public Object body() {
             java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
             m.put("text", text);
             m.put("dryRun", dryRun);
@@ -33,7 +33,8 @@ public record ApplyResult(boolean applied, long version, ConfigDiff diff, String
         }
     }
 
-    static ApplyResult of(Object tree) {
+    /** Reads the answer's JSON tree. */
+    public static ApplyResult of(Object tree) {
         List<ConfigDiff.Change> changes = new ArrayList<>();
         if (Json.member(tree, "diff") instanceof List<?> l) {
             for (Object o : l) {

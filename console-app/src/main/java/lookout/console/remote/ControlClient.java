@@ -100,7 +100,12 @@ public final class ControlClient {
     }
 
     public CompletableFuture<EngineIdentity> identityAsync() {
-        HttpRequest req = request("/api/v1/engine", REQUEST_TIMEOUT).header("Accept", "application/json").GET().build();
+        return identityAsync(REQUEST_TIMEOUT);
+    }
+
+    /** The identity, with a timeout of its own (a quick probe for a local service at start-up). */
+    public CompletableFuture<EngineIdentity> identityAsync(Duration timeout) {
+        HttpRequest req = request("/api/v1/engine", timeout).header("Accept", "application/json").GET().build();
         return http.sendAsync(req, HttpResponse.BodyHandlers.ofString()).handle((r, e) -> {
             if (e != null) {
                 throw unreachable(e);

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.Scheduler;
 import lookout.engine.api.Severity;
@@ -38,7 +37,13 @@ public final class EventStream implements AutoCloseable {
 
     private final ControlClient client;
     private final Scheduler timer;
-    private final Consumer<EngineEvent> sink;
+    private final Sink sink;
+
+    /** Where events go: the record, and the JSON it came as (for output that passes it on). */
+    @FunctionalInterface
+    public interface Sink {
+        void event(EngineEvent event, String json);
+    }
     private final Backoff backoff = new Backoff();
 
     // guarded by this
@@ -58,7 +63,7 @@ public final class EventStream implements AutoCloseable {
     /**
      * @param since deliver the events after this sequence number (0: every event the engine keeps)
      */
-    public EventStream(ControlClient client, Scheduler timer, long since, Consumer<EngineEvent> sink) {
+    public EventStream(ControlClient client, Scheduler timer, long since, Sink sink) {
         this.client = Objects.requireNonNull(client);
         this.timer = Objects.requireNonNull(timer);
         this.sink = Objects.requireNonNull(sink);
@@ -173,6 +178,7 @@ public final class EventStream implements AutoCloseable {
     /** One message of connection {@code id}. Called on that connection's delivery thread. */
     private void message(long id, SseParser.Message m) {
         EngineEvent e;
+        String json = m.data();
         synchronized (this) {
             if (id != activeConnection || closed) {
                 return;
@@ -191,6 +197,7 @@ public final class EventStream implements AutoCloseable {
                 e = new EngineEvent.Notice(Instant.now(), Subsystem.ENGINE, Severity.WARNING,
                         "events " + (from + 1) + (to > from + 2 ? "–" + (to - 1) : "")
                         + " were missed while this console was disconnected (the engine no longer keeps them)");
+                json = "{\"type\":\"gap\",\"from\":" + from + ",\"to\":" + to + "}";
             } else {
                 long seq;
                 try {
@@ -208,7 +215,7 @@ public final class EventStream implements AutoCloseable {
             }
         }
         if (e != null) {
-            sink.accept(e);
+            sink.event(e, json);
         }
     }
 
@@ -236,7 +243,7 @@ public final class EventStream implements AutoCloseable {
     }
 
     /** An event this console cannot read as a record: a notice with its type, time, severity and message. */
-    static EngineEvent unknown(String type, Object tree) {
+    public static EngineEvent unknown(String type, Object tree) {
         Instant at;
         try {
             at = Instant.parse(Objects.requireNonNullElse(Json.string(tree, "at"), ""));

@@ -20,8 +20,6 @@ import lookout.engine.api.PoolsSnapshot;
 import lookout.engine.api.ReloadResult;
 import lookout.engine.api.ResolveTrace;
 import lookout.engine.api.Scheduler;
-import lookout.engine.api.Severity;
-import lookout.engine.api.Subsystem;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigProblem;
 import lookout.engine.config.ConfigResult;
@@ -66,10 +64,11 @@ public final class RemoteEngine implements Engine {
 
     /**
      * @param identity what {@code /api/v1/engine} said at connect
-     * @param timer    reconnect delays and the event stream's checks; a {@link SystemTimer} in the console
+     * @param timer    reconnect delays and the event stream's checks; a {@link SystemTimer} in the
+     *                 console (then {@link #stop()} closes it), a virtual one in tests
      */
     public RemoteEngine(ControlClient client, EngineIdentity identity, Scheduler timer) {
-        this(client, identity, timer, false);
+        this(client, identity, timer, timer instanceof SystemTimer);
     }
 
     private RemoteEngine(ControlClient client, EngineIdentity identity, Scheduler timer, boolean ownTimer) {
@@ -232,7 +231,8 @@ public final class RemoteEngine implements Engine {
         }
     }
 
-    static Object unknownVariant(Class<?> sealed, JsonRecords.UnknownVariant v) {
+    /** The reader's fallback for the snapshot: an event type this console does not know becomes a notice. */
+    public static Object unknownVariant(Class<?> sealed, JsonRecords.UnknownVariant v) {
         if (sealed == EngineEvent.class) {
             return EventStream.unknown(v.type(), v.tree());
         }
@@ -268,7 +268,7 @@ public final class RemoteEngine implements Engine {
         EventStream start = null;
         synchronized (this) {
             if (events == null && !closed) {
-                events = new EventStream(client, timer, 0, this::deliver);
+                events = new EventStream(client, timer, 0, (e, json) -> deliver(e));
                 start = events;
             }
         }
@@ -413,8 +413,4 @@ public final class RemoteEngine implements Engine {
         return client.postAsync(path, body, ControlClient.REQUEST_TIMEOUT);
     }
 
-    /** A notice as the console's own, for things the remote side wants in the Events pane. */
-    static EngineEvent notice(Severity severity, String message) {
-        return new EngineEvent.Notice(Instant.now(), Subsystem.ENGINE, severity, message);
-    }
 }

@@ -208,7 +208,8 @@ public final class FakeControlServer implements AutoCloseable {
         String[] who = role(auth);
         boolean get = x.getRequestMethod().equals("GET") || x.getRequestMethod().equals("HEAD");
         boolean post = x.getRequestMethod().equals("POST");
-        boolean write = post && !Set.of("/api/v1/resolve", "/api/v1/pools/what-if", "/api/v1/pools/candidate-odds").contains(path);
+        boolean write = post && !Set.of("/api/v1/resolve", "/api/v1/pools/what-if", "/api/v1/pools/candidate-odds").contains(path)
+                && !(path.equals("/api/v1/config") && body.contains("\"dryRun\":true")); // a dry run changes nothing
         if (auth != null && who == null) {
             unauthorized(x, "unknown token");
             return;
