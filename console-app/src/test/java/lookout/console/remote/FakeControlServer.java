@@ -317,7 +317,7 @@ public final class FakeControlServer implements AutoCloseable {
         long expected = Json.number(b, "expectedVersion", 0);
         if (expected > 0 && expected != s.config().version()) {
             count(who, "/api/v1/config", body, "refused: version");
-            send(x, 409, "{\"error\":\"the running version is " + s.config().version() + ", not " + expected + "\"}");
+            send(x, 409, "{\"error\":\"the running version is " + s.config().version() + ", not " + expected + "\",\"conflict\":\"version\"}");
             return;
         }
         ConfigResult r = parse(text);
@@ -330,12 +330,12 @@ public final class FakeControlServer implements AutoCloseable {
         }
         if (text.isBlank() && !Json.bool(b, "confirmEmpty", false)) {
             count(who, "/api/v1/config", body, "refused: empty");
-            send(x, 409, "{\"error\":\"the text would remove every service; confirm to apply it\"}");
+            send(x, 409, "{\"error\":\"the text would remove every service; confirm to apply it\",\"conflict\":\"empty\"}");
             return;
         }
         if (!dry && editedOnDisk && !Json.bool(b, "force", false)) {
             count(who, "/api/v1/config", body, "refused: edited on disk");
-            send(x, 409, "{\"error\":\"" + configFile + " was edited since the engine loaded it (running abc123, on disk def456)\",\"running\":\"abc123\",\"onDisk\":\"def456\"}");
+            send(x, 409, "{\"error\":\"" + configFile + " was edited since the engine loaded it (running abc123, on disk def456)\",\"conflict\":\"edited\",\"running\":\"abc123\",\"onDisk\":\"def456\"}");
             return;
         }
         ConfigResult running = parse(s.config().text());
