@@ -18,4 +18,5 @@ module lookout.console {
     opens lookout.console.resolver to javafx.fxml;
     opens lookout.console.pools to javafx.fxml;
     opens lookout.console.pva to javafx.fxml;
+    opens lookout.console.fleet to javafx.fxml;
 }
