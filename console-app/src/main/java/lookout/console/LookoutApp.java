@@ -91,7 +91,7 @@ public final class LookoutApp extends Application {
      * A service answers on the default status port, where the embedded default would listen too:
      * the operator chooses. True: run the embedded engine anyway.
      */
-    private static boolean askRunEmbedded(Attach.LocalService service) {
+    static boolean askRunEmbedded(Attach.LocalService service) {
         javafx.scene.control.ButtonType attach = new javafx.scene.control.ButtonType("Attach",
                 javafx.scene.control.ButtonBar.ButtonData.OK_DONE);
         javafx.scene.control.ButtonType embedded = new javafx.scene.control.ButtonType("Run embedded",

@@ -119,8 +119,13 @@ public final class Attach {
      * not.
      */
     public static LocalService probeLocal(Map<String, String> env) {
+        return probe(EngineUrl.defaultEngine(), env);
+    }
+
+    /** {@link #probeLocal} at {@code url} (a loopback one: the default token goes with it). */
+    public static LocalService probe(EngineUrl url, Map<String, String> env) {
         try {
-            ControlClient c = new ControlClient(EngineUrl.defaultEngine(), Token.readDefault(env));
+            ControlClient c = new ControlClient(url, url.loopback() ? Token.readDefault(env) : null);
             EngineIdentity id = ControlClient.join(c.identityAsync(PROBE_TIMEOUT));
             return new LocalService(c, id);
         } catch (ControlException e) {
