@@ -185,12 +185,12 @@ public final class ConsoleWindow implements AutoCloseable {
             throw new IllegalStateException("attach() needs an attached engine");
         }
         gateway.onConnection(c -> {
-            mainVm.attachedTo(engineLabel());
+            mainVm.attachedTo(shortLabel());
             mainVm.onConnection(c.problem(), c.readOnly());
             readOnly(c.readOnly());
             updateTitle();
         });
-        mainVm.attachedTo(engineLabel());
+        mainVm.attachedTo(shortLabel());
         readOnly(gateway.access().reason());
         gateway.open();
         ageTicker.play();
@@ -200,6 +200,13 @@ public final class ConsoleWindow implements AutoCloseable {
     public String engineLabel() {
         lookout.console.remote.RemoteEngine r = gateway.remote();
         return r == null ? null : r.identity().describe() + " at " + r.url();
+    }
+
+    /** The engine's name for the status bar (the title has its file and URL). */
+    private String shortLabel() {
+        lookout.console.remote.RemoteEngine r = gateway.remote();
+        String name = r.identity().engine();
+        return name.isEmpty() ? r.url().toString() : name;
     }
 
     /** Every action that writes is disabled with this reason (null or empty: none). */
@@ -291,7 +298,7 @@ public final class ConsoleWindow implements AutoCloseable {
             }
         }
         stage.setScene(scene);
-        stage.show();
+        lookout.console.widgets.Windows.show(stage);
     }
 
     /** The unapplied-edits question; Save and apply closes once the engine took them. */

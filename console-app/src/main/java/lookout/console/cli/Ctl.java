@@ -417,7 +417,7 @@ public final class Ctl {
                 + (total == 0 ? "no upstream servers" : "upstreams " + healthy + "/" + total + " healthy")
                 + "; in flight " + r.inFlight() + "/" + r.inFlightCeiling()
                 + String.format(Locale.ROOT, "; %.1f questions/s", r.queriesPerSecond())
-                + "; " + r.queries() + " questions, " + r.refused() + " refused";
+                + "; " + r.queries() + (r.queries() == 1 ? " question, " : " questions, ") + r.refused() + " refused";
     }
 
     static String poolsLine(PoolsSnapshot p) {

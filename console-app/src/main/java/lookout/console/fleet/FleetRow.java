@@ -23,6 +23,7 @@ public final class FleetRow {
     final ReadOnlyStringWrapper lastReload = new ReadOnlyStringWrapper("");
     final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
     final ObjectProperty<Indicator.Level> level = new SimpleObjectProperty<>(Indicator.Level.INACTIVE);
+    final ObjectProperty<Indicator.Level> stateLevel = new SimpleObjectProperty<>(Indicator.Level.INACTIVE);
     final ObjectProperty<Indicator.Level> resolverLevel = new SimpleObjectProperty<>(Indicator.Level.NORMAL);
     final ObjectProperty<Indicator.Level> failoverLevel = new SimpleObjectProperty<>(Indicator.Level.NORMAL);
     final ObjectProperty<Indicator.Level> reloadLevel = new SimpleObjectProperty<>(Indicator.Level.NORMAL);
@@ -79,6 +80,11 @@ public final class FleetRow {
     /** The row as a whole: NORMAL, ADVISORY (something degraded), ALARM (down, unreachable). */
     public ObjectProperty<Indicator.Level> levelProperty() {
         return level;
+    }
+
+    /** The state alone: RUNNING is normal, an engine down or unreachable an alarm, anything else inactive. */
+    public ObjectProperty<Indicator.Level> stateLevelProperty() {
+        return stateLevel;
     }
 
     public ObjectProperty<Indicator.Level> resolverLevelProperty() {

@@ -95,7 +95,7 @@ public final class FleetView {
         table.setItems(vm.rows());
         table.setPlaceholder(new Label("No engines."));
         text(nameColumn, FleetRow::nameProperty);
-        indicator(stateColumn, FleetRow::stateProperty, FleetRow::levelProperty);
+        indicator(stateColumn, FleetRow::stateProperty, FleetRow::stateLevelProperty);
         indicator(resolverColumn, FleetRow::resolverProperty, FleetRow::resolverLevelProperty);
         text(inFlightColumn, FleetRow::inFlightProperty);
         indicator(failoverColumn, FleetRow::failoverProperty, FleetRow::failoverLevelProperty);

@@ -65,6 +65,7 @@ public final class FleetViewModel {
             r.state.set(notLookout ? "NOT LOOKOUT" : "UNREACHABLE");
             r.problem.set(s.problem());
             r.level.set(Level.ALARM);
+            r.stateLevel.set(Level.ALARM);
             summarize();
             return; // the other columns keep the last values seen (the state says they are old)
         }
@@ -73,6 +74,7 @@ public final class FleetViewModel {
         EngineState st = snap.state();
         r.state.set(st.name());
         Level level = st == EngineState.RUNNING ? Level.NORMAL : st == EngineState.FAILED ? Level.ALARM : Level.INACTIVE;
+        r.stateLevel.set(level);
 
         ResolverSnapshot res = snap.resolver();
         if (res == null) {

@@ -69,7 +69,7 @@ public final class FleetWindow implements AutoCloseable {
         }
         stage.setScene(scene);
         gateway.open();
-        stage.show();
+        lookout.console.widgets.Windows.show(stage);
     }
 
     public Scene scene() {

@@ -74,10 +74,10 @@ public final class MainViewModel {
         return connection;
     }
 
-    /** Where the engine is, for an attached console: {@code NAME at URL}. */
+    /** Which engine, for an attached console: its name. */
     private String attachedTo;
 
-    /** The console is attached to the engine described by {@code label} ({@code NAME at URL}). */
+    /** The console is attached to the engine named {@code label}. */
     public void attachedTo(String label) {
         attachedTo = label;
         connection.set("Attached to " + label, Level.NORMAL);
