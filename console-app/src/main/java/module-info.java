@@ -5,6 +5,7 @@ module lookout.console {
     requires javafx.fxml;
     requires org.controlsfx.controls;
     requires java.management;
+    requires java.net.http; // the control API client: lookout ctl, --attach, the fleet view
     requires java.logging; // the launcher's headless mode logs to stdout through java.util.logging
     requires jdk.unsupported; // sun.misc.Signal: SIGHUP reloads the configuration in headless mode
 
@@ -17,4 +18,5 @@ module lookout.console {
     opens lookout.console.resolver to javafx.fxml;
     opens lookout.console.pools to javafx.fxml;
     opens lookout.console.pva to javafx.fxml;
+    opens lookout.console.fleet to javafx.fxml;
 }

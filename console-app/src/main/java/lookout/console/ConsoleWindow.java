@@ -63,6 +63,9 @@ public final class ConsoleWindow implements AutoCloseable {
     private Theme theme = Theme.DARK;
     /** UI thread: set once the history store is chosen. */
     private boolean historyKept;
+    /** UI thread: the operator chose to close (after the unapplied-edits question, if any). */
+    private boolean closing;
+    private Stage stage;
 
     public ConsoleWindow(Engine engine, ConfigLoader loader) {
         this.gateway = new EngineGateway(engine, Platform::runLater);
@@ -172,6 +175,56 @@ public final class ConsoleWindow implements AutoCloseable {
     }
 
     /**
+     * Opens the console on an attached engine ({@code lookout --attach}): nothing is started; the
+     * panes follow the engine's snapshots and events, the title names the engine and its file, and
+     * a read-only console (a viewer's token, or none) disables every action and says why beside it.
+     */
+    public void attach() {
+        lookout.console.remote.RemoteEngine r = gateway.remote();
+        if (r == null) {
+            throw new IllegalStateException("attach() needs an attached engine");
+        }
+        gateway.onConnection(c -> {
+            mainVm.attachedTo(shortLabel());
+            mainVm.onConnection(c.problem(), c.readOnly());
+            readOnly(c.readOnly());
+            updateTitle();
+        });
+        mainVm.attachedTo(shortLabel());
+        readOnly(gateway.access().reason());
+        gateway.open();
+        ageTicker.play();
+    }
+
+    /** {@code NAME (FILE) at URL} of an attached engine, or null. */
+    public String engineLabel() {
+        lookout.console.remote.RemoteEngine r = gateway.remote();
+        return r == null ? null : r.identity().describe() + " at " + r.url();
+    }
+
+    /** The engine's name for the status bar (the title has its file and URL). */
+    private String shortLabel() {
+        lookout.console.remote.RemoteEngine r = gateway.remote();
+        String name = r.identity().engine();
+        return name.isEmpty() ? r.url().toString() : name;
+    }
+
+    /** Every action that writes is disabled with this reason (null or empty: none). */
+    private void readOnly(String reason) {
+        String r = reason == null ? "" : reason;
+        poolsVm.readOnlyProperty().set(r);
+        pvaVm.readOnlyProperty().set(r);
+        configVm.readOnlyProperty().set(r);
+    }
+
+    private void updateTitle() {
+        if (stage != null) {
+            String label = engineLabel();
+            stage.setTitle(label == null ? "Lookout" : "Lookout — " + label);
+        }
+    }
+
+    /**
      * Apply through the gateway; when it starts the engine (opened on an invalid file), the history
      * is kept from then on in the started configuration's state directory.
      */
@@ -190,7 +243,8 @@ public final class ConsoleWindow implements AutoCloseable {
      * was first started on this run (a later state_dir change takes effect at the next start).
      */
     private void keepHistoryIn(lookout.engine.config.Config c) {
-        if (historyKept || c.stateDir() == null) {
+        // an attached engine's state directory is on its own host: no local history file for it
+        if (historyKept || c.stateDir() == null || gateway.attached()) {
             return;
         }
         historyKept = true;
@@ -220,9 +274,20 @@ public final class ConsoleWindow implements AutoCloseable {
         return "Proposed on the Configuration pane: check the diff, then Apply.";
     }
 
-    /** Puts the scene on {@code stage} with the title and the icon set. */
+    /**
+     * Puts the scene on {@code stage} with the title and the icon set; closing the window with
+     * unapplied edits in the Configuration pane asks first (Save and apply / Discard / Cancel).
+     */
     public void show(Stage stage) {
+        this.stage = stage;
         stage.setTitle("Lookout");
+        updateTitle();
+        stage.setOnCloseRequest(e -> {
+            if (!closing && configVm.dirtyProperty().get()) {
+                e.consume();
+                askBeforeClosing();
+            }
+        });
         for (int size : ICON_SIZES) {
             try (InputStream in = ConsoleWindow.class.getResourceAsStream("icons/lookout-" + size + ".png")) {
                 if (in != null) {
@@ -233,7 +298,50 @@ public final class ConsoleWindow implements AutoCloseable {
             }
         }
         stage.setScene(scene);
-        stage.show();
+        lookout.console.widgets.Windows.show(stage);
+    }
+
+    /** The unapplied-edits question; Save and apply closes once the engine took them. */
+    private void askBeforeClosing() {
+        javafx.scene.control.ButtonType apply = new javafx.scene.control.ButtonType("Save and apply",
+                javafx.scene.control.ButtonBar.ButtonData.OK_DONE);
+        javafx.scene.control.ButtonType discard = new javafx.scene.control.ButtonType("Discard",
+                javafx.scene.control.ButtonBar.ButtonData.NO);
+        javafx.scene.control.Alert a = new javafx.scene.control.Alert(javafx.scene.control.Alert.AlertType.CONFIRMATION,
+                "", apply, discard, javafx.scene.control.ButtonType.CANCEL);
+        a.setTitle("Unapplied edits");
+        a.setHeaderText("The Configuration pane has edits that are not applied.");
+        String readOnly = configVm.readOnlyProperty().get();
+        a.setContentText(readOnly.isEmpty()
+                ? "Save and apply hands them to the engine, which applies them and saves them to its configuration file."
+                        + " Discard drops them. Cancel keeps the window open."
+                : "They cannot be applied from here (" + readOnly + "). Discard drops them; Cancel keeps the window open.");
+        a.initOwner(stage);
+        javafx.scene.control.Button applyButton = (javafx.scene.control.Button) a.getDialogPane().lookupButton(apply);
+        applyButton.setId("closeApply");
+        applyButton.setDisable(!readOnly.isEmpty());
+        ((javafx.scene.control.Button) a.getDialogPane().lookupButton(discard)).setId("closeDiscard");
+        ((javafx.scene.control.Button) a.getDialogPane().lookupButton(javafx.scene.control.ButtonType.CANCEL)).setId("closeCancel");
+        a.showAndWait().ifPresent(choice -> {
+            if (choice == discard) {
+                closeNow();
+            } else if (choice == apply) {
+                mainView.select(CONFIGURATION);
+                configVm.apply().whenComplete((res, err) -> {
+                    if (err == null && res != null && res.applied()) {
+                        closeNow();
+                    }
+                    // otherwise the Configuration pane says why, and the window stays
+                });
+            }
+        });
+    }
+
+    private void closeNow() {
+        closing = true;
+        if (stage != null) {
+            stage.close();
+        }
     }
 
     public void toggleTheme() {
@@ -263,6 +371,10 @@ public final class ConsoleWindow implements AutoCloseable {
 
     public EventsViewModel eventsViewModel() {
         return eventsVm;
+    }
+
+    public PoolsViewModel poolsViewModel() {
+        return poolsVm;
     }
 
     public PvaViewModel pvaViewModel() {

@@ -2,7 +2,9 @@ package lookout.console;
 
 import java.io.PrintStream;
 import java.util.List;
+import lookout.console.cli.Attach;
 import lookout.console.cli.CheckConfig;
+import lookout.console.cli.Ctl;
 import lookout.console.cli.Headless;
 import lookout.console.cli.Invocation;
 import lookout.console.cli.OneLineLogging;
@@ -13,8 +15,10 @@ import lookout.engine.api.EngineOptions;
 /**
  * The {@code lookout} launcher (SPEC §Layout and delivery): no argument opens the console on the
  * embedded default, {@code --config FILE} on a file, {@code --headless} runs the engine alone
- * until SIGTERM, {@code --check-config FILE} validates. Headless and check-config never touch the
- * JavaFX toolkit: only {@link #console} refers to it.
+ * until SIGTERM, {@code --check-config FILE} validates, {@code --attach URL} opens the console on a
+ * running engine ({@code --attach URL URL…} or {@code --fleet FILE}: the fleet view), {@code ctl}
+ * controls a running engine. Headless, check-config and ctl never touch the JavaFX toolkit: only
+ * {@link #console} and {@link #attach} refer to it.
  */
 public final class Main {
 
@@ -53,6 +57,8 @@ public final class Main {
             }
             case CHECK_CONFIG -> CheckConfig.run(inv.config(), System.getenv(), out, err);
             case HEADLESS -> Headless.run(inv, Main.class);
+            case CTL -> Ctl.run(inv.ctlArgs(), System.getenv(), out, err);
+            case ATTACH, FLEET -> attach(inv, err);
             case CONSOLE -> {
                 console(inv);
                 yield -1;
@@ -64,6 +70,25 @@ public final class Main {
         // The same one-line log format as headless, on standard error: standard output carries
         // the "first frame" line that startup benchmarks read.
         OneLineLogging.install(System.err, inv.logLevel());
-        LookoutApp.launchConsole(inv.config(), inv.engineOptions(EngineOptions.defaults()));
+        // The embedded default binds the default status port: when a service already answers there,
+        // the console offers to attach to it instead (it asks; it never decides alone).
+        Attach.LocalService service = inv.config() == null ? Attach.probeLocal(System.getenv()) : null;
+        LookoutApp.launchConsole(inv.config(), inv.engineOptions(EngineOptions.defaults()), service);
+    }
+
+    /** {@code --attach} / {@code --fleet}: checked here, before any window; -1 once the window closed. */
+    private static int attach(Invocation inv, PrintStream err) {
+        Attach.Plan plan = Attach.plan(inv, System.getenv(), err);
+        if (plan.exit() != 0) {
+            err.flush();
+            return plan.exit();
+        }
+        OneLineLogging.install(System.err, inv.logLevel());
+        if (plan.engine() != null) {
+            LookoutApp.launchAttached(plan.engine());
+        } else {
+            LookoutApp.launchFleet(plan.targets());
+        }
+        return -1;
     }
 }

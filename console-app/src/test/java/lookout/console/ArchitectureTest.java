@@ -61,7 +61,7 @@ class ArchitectureTest {
     @Test
     void panesDoNotReachIntoEachOther() {
         // One package per pane (STYLE): panes share only widgets and the gateway, never each other.
-        String[] panes = {"configpane", "events", "resolver", "pools", "pva", "configedit"};
+        String[] panes = {"configpane", "events", "resolver", "pools", "pva", "configedit", "fleet"};
         for (String pane : panes) {
             for (String other : panes) {
                 if (!pane.equals(other)) {
@@ -71,5 +71,22 @@ class ArchitectureTest {
                 }
             }
         }
+    }
+
+    /**
+     * {@code lookout ctl} and the remote engine run without a toolkit: ctl must not start JavaFX,
+     * and the control client is shared by the console, ctl and the fleet's gateway.
+     */
+    @Test
+    void ctlAndTheRemoteEngineNeedNoToolkitAndNoEngineOfTheirOwn() {
+        assertThat(CONSOLE.contain(lookout.console.cli.Ctl.class)).isTrue();
+        noClasses().that().resideInAnyPackage("lookout.console.cli", "lookout.console.remote")
+                .should().dependOnClassesThat().resideInAnyPackage("javafx..", "org.controlsfx..")
+                .check(CONSOLE);
+        noClasses().that().resideInAPackage("lookout.console.remote")
+                .or().haveFullyQualifiedName(lookout.console.cli.Ctl.class.getName())
+                .should().dependOnClassesThat().resideInAnyPackage("lookout.engine.boot..")
+                .because("ctl and an attached console start no engine")
+                .check(CONSOLE);
     }
 }

@@ -42,6 +42,7 @@ public final class ConfigView {
     @FXML private Button compareButton;
     @FXML private Button rollBackButton;
     @FXML private Label messageLabel;
+    @FXML private Label readOnlyLabel;
     @FXML private Label caretLabel;
     @FXML private TextArea editor;
     @FXML private TabPane sideTabs;
@@ -122,7 +123,8 @@ public final class ConfigView {
         revertButton.disableProperty().bind(vm.dirtyProperty().not().or(vm.busyProperty()));
         validateButton.disableProperty().bind(vm.busyProperty());
         diffButton.disableProperty().bind(vm.busyProperty());
-        applyButton.disableProperty().bind(vm.busyProperty());
+        applyButton.disableProperty().bind(vm.busyProperty().or(vm.readOnlyProperty().isNotEmpty()));
+        lookout.console.widgets.ReadOnlyLabel.bind(readOnlyLabel, vm.readOnlyProperty());
 
         editor.sceneProperty().addListener((o, a, scene) -> {
             if (scene != null) {
@@ -163,6 +165,10 @@ public final class ConfigView {
     /** SPEC: the console shows the diff before applying — in a confirmation the operator answers. */
     @FXML
     private void onApply() {
+        if (!vm.readOnlyProperty().get().isEmpty()) {
+            vm.apply(); // says why nothing is applied (Ctrl+S reaches here with the button disabled)
+            return;
+        }
         vm.diff().thenAccept(d -> {
             if (!vm.problems().isEmpty()) {
                 return; // problems listed, nothing applied

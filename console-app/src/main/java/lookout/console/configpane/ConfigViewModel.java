@@ -79,6 +79,7 @@ public final class ConfigViewModel {
     private final ReadOnlyStringWrapper sourceName = new ReadOnlyStringWrapper(ConfigLoader.EMBEDDED_NAME);
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     private final BooleanProperty busy = new SimpleBooleanProperty(false);
+    private final StringProperty readOnly = new SimpleStringProperty("");
     private final ObservableList<ConfigProblem> problems = FXCollections.observableArrayList();
     private final ObservableList<String> plainDiff = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper technicalDiff = new ReadOnlyStringWrapper("");
@@ -144,6 +145,11 @@ public final class ConfigViewModel {
 
     public ReadOnlyBooleanProperty busyProperty() {
         return busy;
+    }
+
+    /** Why Apply is not this console's to do (a viewer's token), or empty: Validate and Diff still work. */
+    public StringProperty readOnlyProperty() {
+        return readOnly;
     }
 
     public BooleanBinding dirtyProperty() {
@@ -387,6 +393,10 @@ public final class ConfigViewModel {
 
     /** Validates and applies. Problems: nothing applied, they are listed. */
     public CompletableFuture<ReloadResult> apply() {
+        if (!readOnly.get().isEmpty()) {
+            message.set("Not applied: " + readOnly.get());
+            return CompletableFuture.completedFuture(null);
+        }
         return validate().thenCompose(r -> {
             if (!r.ok()) {
                 return CompletableFuture.completedFuture(null);

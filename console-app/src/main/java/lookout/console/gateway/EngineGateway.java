@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import lookout.console.remote.RemoteEngine;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineSnapshot;
@@ -55,6 +56,10 @@ public final class EngineGateway implements AutoCloseable {
     private final List<Consumer<EngineSnapshot>> snapshotListeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<EngineEvent>>> eventListeners = new CopyOnWriteArrayList<>();
     private final AtomicReference<Throwable> lastPollFailure = new AtomicReference<>();
+    private final List<Consumer<Connection>> connectionListeners = new CopyOnWriteArrayList<>();
+    private final AtomicReference<Connection> latestConnection = new AtomicReference<>();
+    /** The last connection state handed to the UI (poller thread only). */
+    private Connection connection = Connection.UP;
     private volatile AutoCloseable subscription;
     private volatile ScheduledFuture<?> pollTask;
     private volatile long lastSnapshotNanos;
@@ -74,6 +79,41 @@ public final class EngineGateway implements AutoCloseable {
         Thread t = new Thread(r, name);
         t.setDaemon(true);
         return t;
+    }
+
+    /**
+     * Whether snapshots come through, and what this console may do: a problem (the engine cannot be
+     * reached, in words) or null, and the read-only reason or null.
+     */
+    public record Connection(String problem, String readOnly) {
+        public static final Connection UP = new Connection(null, null);
+
+        public boolean up() {
+            return problem == null;
+        }
+    }
+
+    /** True when the engine runs elsewhere and this console only watches and steers it. */
+    public boolean attached() {
+        return engine instanceof RemoteEngine;
+    }
+
+    /** The attached engine, or null for an embedded one. */
+    public RemoteEngine remote() {
+        return engine instanceof RemoteEngine r ? r : null;
+    }
+
+    /** What this console may do now: writable, or read-only with the reason shown by every action. */
+    public RemoteEngine.Access access() {
+        return engine instanceof RemoteEngine r ? r.access() : RemoteEngine.Access.WRITABLE;
+    }
+
+    /**
+     * Listener for changes of the connection (lost, retrying, back, the token's role); runs on the
+     * UI executor, latest value only.
+     */
+    public void onConnection(Consumer<Connection> listener) {
+        connectionListeners.add(listener);
     }
 
     /** The engine itself, for the few callers that need its scheduler (tests, the benchmark). */
@@ -116,16 +156,41 @@ public final class EngineGateway implements AutoCloseable {
             s = engine.snapshot();
             lastPollFailure.set(null);
         } catch (RuntimeException e) {
-            // The engine loop may be busy or stopping; the UI keeps the previous snapshot and the
-            // status bar's data age shows that it is getting old.
+            // The engine loop may be busy or stopping (or an attached engine cannot be reached); the
+            // UI keeps the previous snapshot and the status bar's data age shows that it is getting old.
             if (lastPollFailure.getAndSet(e) == null) {
                 LOG.log(Level.WARNING, "snapshot failed: " + e.getMessage());
             }
+            connection(new Connection(e.getMessage() == null ? "no snapshot" : e.getMessage(), access().reason()));
             return;
         }
+        connection(new Connection(null, access().reason()));
         lastSnapshotNanos = System.nanoTime();
         if (latest.getAndSet(s) == null) {
             ui.execute(this::deliverSnapshot);
+        }
+    }
+
+    /** Hands a changed connection state to the UI (latest value only). Poller thread. */
+    private void connection(Connection c) {
+        if (c.equals(connection)) {
+            return;
+        }
+        connection = c;
+        if (latestConnection.getAndSet(c) == null) {
+            ui.execute(() -> {
+                Connection now = latestConnection.getAndSet(null);
+                if (now == null) {
+                    return;
+                }
+                for (Consumer<Connection> l : connectionListeners) {
+                    try {
+                        l.accept(now);
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.ERROR, "connection listener failed", e);
+                    }
+                }
+            });
         }
     }
 
@@ -179,7 +244,8 @@ public final class EngineGateway implements AutoCloseable {
     public CompletableFuture<ReloadResult> apply(ConfigResult candidate) {
         return call(() -> {
             EngineState st = engine.state();
-            if (candidate.ok() && (st == EngineState.NEW || st == EngineState.STOPPED)) {
+            // an attached engine runs elsewhere: never started from here, every apply is a reload
+            if (!attached() && candidate.ok() && (st == EngineState.NEW || st == EngineState.STOPPED)) {
                 Config c = candidate.config();
                 engine.start(c);
                 return new ReloadResult(true, 1, engine.scheduler().now(),

@@ -70,6 +70,7 @@ public final class MainView {
                 IndicatorLabel.create(vm.configSummary(), "summaryConfig"));
         int at = statusBar.getChildren().indexOf(statusSpacer);
         statusBar.getChildren().addAll(at, List.<Node>of(
+                IndicatorLabel.create(vm.connection(), "statusConnection"),
                 IndicatorLabel.create(vm.engineState(), "statusEngine"),
                 IndicatorLabel.create(vm.configVersion(), "statusVersion"),
                 IndicatorLabel.create(vm.lastReload(), "statusReload"),

@@ -29,6 +29,7 @@ public final class MainViewModel {
     private final Indicator configVersion = new Indicator();
     private final Indicator lastReload = new Indicator();
     private final Indicator dataAge = new Indicator();
+    private final Indicator connection = new Indicator();
 
     // summary strip
     private final Indicator resolverSummary = new Indicator();
@@ -45,6 +46,7 @@ public final class MainViewModel {
         configVersion.set("Configuration: —", Level.NORMAL);
         lastReload.set("Last reload: none", Level.NORMAL);
         dataAge.set("Data: none yet", Level.INACTIVE);
+        connection.set("Embedded engine", Level.NORMAL);
         resolverSummary.set("Resolver: —", Level.INACTIVE);
         poolsSummary.set("Pools: —", Level.INACTIVE);
         pvaSummary.set("PVA: —", Level.INACTIVE);
@@ -65,6 +67,43 @@ public final class MainViewModel {
 
     public Indicator dataAge() {
         return dataAge;
+    }
+
+    /** Embedded, or attached to which engine; a lost connection; a read-only console. */
+    public Indicator connection() {
+        return connection;
+    }
+
+    /** Which engine, for an attached console: its name. */
+    private String attachedTo;
+
+    /** The console is attached to the engine named {@code label}. */
+    public void attachedTo(String label) {
+        attachedTo = label;
+        connection.set("Attached to " + label, Level.NORMAL);
+    }
+
+    /**
+     * The gateway's connection state: {@code problem} non-null while snapshots do not come through
+     * (the data age goes STALE on its own), {@code readOnly} the reason this console may not write.
+     */
+    public void onConnection(String problem, String readOnly) {
+        if (attachedTo == null) {
+            if (problem != null) {
+                connection.set("Engine not answering: " + problem, Level.ALARM);
+            } else {
+                connection.set("Embedded engine", Level.NORMAL);
+            }
+            return;
+        }
+        if (problem != null) {
+            connection.set("Connection LOST to " + attachedTo + ": " + problem, Level.ALARM);
+            engineState.set("Engine: UNREACHABLE", Level.ALARM);
+        } else if (readOnly != null) {
+            connection.set("Attached to " + attachedTo + " · READ-ONLY", Level.ADVISORY);
+        } else {
+            connection.set("Attached to " + attachedTo, Level.NORMAL);
+        }
     }
 
     public Indicator resolverSummary() {

@@ -43,6 +43,7 @@ public final class PoolsView {
     @FXML private TreeTableColumn<PoolRow, String> noteColumn;
     @FXML private TreeTableColumn<PoolRow, String> whatIfColumn;
     @FXML private Button whatIfButton;
+    @FXML private Label readOnlyLabel;
     @FXML private Label whatIfLabel;
 
     public PoolsView(PoolsViewModel vm) {
@@ -98,9 +99,13 @@ public final class PoolsView {
         // an address or a whole resource can be forced; families and groups cannot (admin_state has no key for them)
         javafx.beans.binding.BooleanBinding notForcible = javafx.beans.binding.Bindings.createBooleanBinding(
                 () -> selectedItem.get() == null || PoolsViewModel.forceKey(selectedItem.get().getValue()) == null, selectedItem);
-        forceUpButton.disableProperty().bind(notForcible);
-        forceDownButton.disableProperty().bind(notForcible);
-        releaseButton.disableProperty().bind(notForcible);
+        // read-only (a viewer's token): forcing is a write, a what-if is not
+        javafx.beans.binding.BooleanBinding blocked = notForcible.or(vm.readOnlyProperty().isNotEmpty()
+                .and(vm.whatIfProperty().not()));
+        forceUpButton.disableProperty().bind(blocked);
+        forceDownButton.disableProperty().bind(blocked);
+        releaseButton.disableProperty().bind(blocked);
+        lookout.console.widgets.ReadOnlyLabel.bind(readOnlyLabel, vm.readOnlyProperty());
     }
 
     private PoolRow selectedForcible() {

@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
@@ -40,6 +42,7 @@ public final class PoolsViewModel {
     private final Indicator status = new Indicator();
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper actionMessage = new ReadOnlyStringWrapper("");
+    private final StringProperty readOnly = new SimpleStringProperty("");
     private final BooleanProperty running = new SimpleBooleanProperty();
     private final PoolRow root = new PoolRow(PoolRow.Kind.RESOURCE, "");
     private final Map<String, PoolRow> items = new HashMap<>();
@@ -75,6 +78,14 @@ public final class PoolsViewModel {
 
     public BooleanProperty runningProperty() {
         return running;
+    }
+
+    /**
+     * Why this console may not change the engine ("read-only: this console's token is a viewer's"),
+     * or empty when it may. Force and Release refuse then (What-if still works: nothing is applied).
+     */
+    public StringProperty readOnlyProperty() {
+        return readOnly;
     }
 
     /** What-if mode: Force and Release change hypothetical states only, and the odds are recomputed. */
@@ -274,6 +285,10 @@ public final class PoolsViewModel {
             hypothetical.put(key, state);
             return recomputeWhatIf();
         }
+        if (!readOnly.get().isEmpty()) {
+            actionMessage.set("Not forced: " + readOnly.get());
+            return CompletableFuture.completedFuture(null);
+        }
         return commands.force(key, state, null).whenComplete((v, e) -> actionMessage.set(e == null
                 ? "Forced " + key + " " + state + "." : "Force " + key + " FAILED: " + cause(e)));
     }
@@ -286,6 +301,10 @@ public final class PoolsViewModel {
         if (whatIf.get()) {
             hypothetical.remove(key);
             return recomputeWhatIf();
+        }
+        if (!readOnly.get().isEmpty()) {
+            actionMessage.set("Not released: " + readOnly.get());
+            return CompletableFuture.completedFuture(null);
         }
         return commands.release(key).whenComplete((v, e) -> actionMessage.set(e == null
                 ? "Released " + key + "." : "Release " + key + " FAILED: " + cause(e)));

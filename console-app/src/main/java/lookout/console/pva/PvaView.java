@@ -63,6 +63,7 @@ public final class PvaView {
     @FXML private TextField subnetField;
     @FXML private TextField subnetPortField;
     @FXML private Button proposeButton;
+    @FXML private Label readOnlyLabel;
     @FXML private ListView<String> duplicateList;
 
     public PvaView(PvaViewModel vm) {
@@ -138,8 +139,9 @@ public final class PvaView {
         duplicateList.setItems(vm.duplicateClaims());
         duplicateList.setPlaceholder(new Label("No duplicate PV claims."));
         for (Button b : new Button[] {searchButton, dropButton, searchNowButton, pingButton}) {
-            b.disableProperty().bind(vm.runningProperty().not());
+            b.disableProperty().bind(vm.runningProperty().not().or(vm.readOnlyProperty().isNotEmpty()));
         }
+        lookout.console.widgets.ReadOnlyLabel.bind(readOnlyLabel, vm.readOnlyProperty());
     }
 
     private static String time(java.time.Instant t) {

@@ -86,6 +86,7 @@ public final class PvaViewModel {
     private final ReadOnlyStringWrapper serverText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper ownServerText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper actionMessage = new ReadOnlyStringWrapper("");
+    private final StringProperty readOnly = new SimpleStringProperty("");
     private final StringProperty serverFilter = new SimpleStringProperty("");
     private final ObservableList<String> searchHistory = FXCollections.observableArrayList();
     private final ObservableList<String> duplicateClaims = FXCollections.observableArrayList();
@@ -155,6 +156,23 @@ public final class PvaViewModel {
 
     public BooleanProperty hurryUpProperty() {
         return hurryUp;
+    }
+
+    /**
+     * Why this console may not change the engine, or empty when it may: search, stop searching,
+     * search now and discovery ping refuse then (each is a write of the control API).
+     */
+    public StringProperty readOnlyProperty() {
+        return readOnly;
+    }
+
+    /** True when {@link #readOnlyProperty()} stops the action: says so as the action's message. */
+    private boolean refused(String what) {
+        if (readOnly.get().isEmpty()) {
+            return false;
+        }
+        actionMessage.set(what + ": " + readOnly.get());
+        return true;
     }
 
     public BooleanProperty runningProperty() {
@@ -379,6 +397,9 @@ public final class PvaViewModel {
             actionMessage.set("Type a PV name first.");
             return CompletableFuture.completedFuture(null);
         }
+        if (refused("Not searched")) {
+            return CompletableFuture.completedFuture(null);
+        }
         searchHistory.remove(n);
         searchHistory.add(0, n);
         if (searchHistory.size() > HISTORY) {
@@ -390,18 +411,27 @@ public final class PvaViewModel {
     }
 
     public CompletableFuture<Void> drop(String name) {
+        if (refused("Not stopped")) {
+            return CompletableFuture.completedFuture(null);
+        }
         return commands.dropPv(name).whenComplete((v, e) -> actionMessage.set(e == null ? "Stopped searching " + name + "."
                 : "Drop FAILED: " + rootMessage(e)));
     }
 
     /** seed 002 §3.2 hurry-up: refused inside the 30-s holdoff. */
     public CompletableFuture<Boolean> searchNow() {
+        if (refused("No search now")) {
+            return CompletableFuture.completedFuture(false);
+        }
         return commands.searchNow().whenComplete((ok, e) -> actionMessage.set(e != null ? "Search now FAILED: " + rootMessage(e)
                 : Boolean.TRUE.equals(ok) ? "Hurry-up started: searching every 200 ms for one revolution."
                 : "Search now refused: a hurry-up ran less than 30 s ago (seed 002 §3.2)."));
     }
 
     public CompletableFuture<Void> discoveryPing() {
+        if (refused("No discovery ping")) {
+            return CompletableFuture.completedFuture(null);
+        }
         return commands.discoveryPing().whenComplete((v, e) -> actionMessage.set(e == null ? "Discovery ping sent."
                 : "Discovery ping FAILED: " + rootMessage(e)));
     }

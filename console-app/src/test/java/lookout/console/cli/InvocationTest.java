@@ -55,4 +55,34 @@ class InvocationTest {
         assertThatThrownBy(() -> parse("--headless", "--log-level", "loud")).hasMessageContaining("unknown log level");
         assertThatThrownBy(() -> parse("--config=")).hasMessage("--config needs a file name");
     }
+
+    @Test
+    void ctlTakesTheRestOfTheLine() throws Exception {
+        Invocation inv = parse("ctl", "--engine", "http://127.0.0.1:9153", "force", "127.0.0.11/*", "DOWN");
+        assertThat(inv.mode()).isEqualTo(Mode.CTL);
+        assertThat(inv.ctlArgs()).containsExactly("--engine", "http://127.0.0.1:9153", "force", "127.0.0.11/*", "DOWN");
+        assertThatThrownBy(() -> parse("--config", "a", "ctl")).hasMessage("ctl comes first: lookout ctl [--engine URL] COMMAND");
+    }
+
+    @Test
+    void attachOneEngineOrAFleet() throws Exception {
+        Invocation one = parse("--attach", "http://10.0.0.5:9153", "--token-file", "t");
+        assertThat(one.mode()).isEqualTo(Mode.ATTACH);
+        assertThat(one.attach()).containsExactly("http://10.0.0.5:9153");
+        assertThat(one.tokenFile()).isEqualTo(Path.of("t"));
+        assertThat(parse("--attach=127.0.0.1").mode()).isEqualTo(Mode.ATTACH);
+        Invocation two = parse("--attach", "a:9153", "b:9153");
+        assertThat(two.mode()).isEqualTo(Mode.FLEET);
+        assertThat(two.attach()).containsExactly("a:9153", "b:9153");
+        Invocation file = parse("--fleet", "fleet.txt");
+        assertThat(file.mode()).isEqualTo(Mode.FLEET);
+        assertThat(file.fleet()).isEqualTo(Path.of("fleet.txt"));
+
+        assertThatThrownBy(() -> parse("--attach")).hasMessage("--attach needs an engine URL");
+        assertThatThrownBy(() -> parse("--attach", "a", "--config", "x.conf"))
+                .hasMessage("--attach and --config cannot be combined: an attached console runs no engine of its own");
+        assertThatThrownBy(() -> parse("--headless", "--attach", "a")).hasMessageContaining("cannot be combined");
+        assertThatThrownBy(() -> parse("--attach", "a", "--fleet", "f")).hasMessageContaining("--attach and --fleet cannot be combined");
+        assertThatThrownBy(() -> parse("--token-file", "t")).hasMessage("--token-file applies to --attach and --fleet (and to lookout ctl)");
+    }
 }
