@@ -42,6 +42,25 @@ final class ConfigStore {
         return stateDir;
     }
 
+    /** Removes the temporary files a killed writer left in {@code STATE_DIR} and its backups (at start). */
+    void removeStaleTemporaries() {
+        AtomicFiles.removeStaleTemporaries(stateDir.resolve(VERSION_FILE));
+        Path dir = stateDir.resolve(BACKUP_DIR);
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (var files = Files.newDirectoryStream(dir, f -> {
+            String n = f.getFileName().toString();
+            return n.startsWith(".") && n.contains(".tmp-");
+        })) {
+            for (Path f : files) {
+                Files.deleteIfExists(f);
+            }
+        } catch (IOException e) {
+            // harmless: a stale temporary only takes space
+        }
+    }
+
     // ---------------------------------------------------------------- version
 
     /**

@@ -135,6 +135,7 @@ public final class DefaultEngine implements Engine, ServiceContext {
         state = EngineState.STARTING;
         Path dir = stateDirFor(config);
         ConfigStore kept = new ConfigStore(dir);
+        kept.removeStaleTemporaries();
         journal.open(dir);
         store = kept;
         auditLog = new AuditLog(dir);
