@@ -83,6 +83,9 @@ public final class DefaultEngine implements Engine, ServiceContext {
     private final RandomGenerator random;
     private final List<Consumer<EngineEvent>> listeners = new CopyOnWriteArrayList<>();
     private final ArrayDeque<EngineEvent> recent = new ArrayDeque<>();
+    /** Events published, by type: {@code lookout_events_total} (alerts on lost servers, rejected reloads). */
+    private final Map<String, java.util.concurrent.atomic.LongAdder> eventCounts =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private volatile EngineState state = EngineState.NEW;
     private EventLoopGroup group;
@@ -471,6 +474,13 @@ public final class DefaultEngine implements Engine, ServiceContext {
                 }
             }
             b.metric(Metric.gauge("lookout_config_version", "Running configuration version", version));
+            b.metric(Metric.gauge("lookout_config_last_reload_ok",
+                    "0 when the last reload was rejected or rolled back, else 1", lastReload == null
+                            || lastReload.applied() ? 1 : 0));
+            b.metric(Metric.gauge("lookout_engine_started_seconds", "When the engine started (Unix time)",
+                    startedAt.getEpochSecond()));
+            eventCounts.forEach((type, n) -> b.metric(new Metric("lookout_events_total",
+                    "Engine events published, by type", "counter", Map.of("type", type), n.sum())));
             ConfigStatus cs = new ConfigStatus(version, running.source().sha256(), running.source().name(),
                     appliedAt, running.source().text(), lastReload);
             return new EngineSnapshot(state, scheduler.now(), startedAt, cs, b.resolver, b.pools, b.pva,
@@ -499,6 +509,8 @@ public final class DefaultEngine implements Engine, ServiceContext {
             recent.addLast(event);
         }
         journal.append(event);
+        eventCounts.computeIfAbsent(event.getClass().getSimpleName(), k -> new java.util.concurrent.atomic.LongAdder())
+                .increment();
         for (Consumer<EngineEvent> l : listeners) {
             try {
                 l.accept(event);
