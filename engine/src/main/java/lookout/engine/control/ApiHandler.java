@@ -19,10 +19,12 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.AttributeKey;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -45,7 +47,9 @@ import lookout.engine.net.HostPort;
  * <p>Concurrency: runs on the listener's event loop, never the engine loop. Routes block (a
  * snapshot, an apply), so they run on {@code worker}; a connection reads its next request only
  * after the answer to the last one is written, which keeps pipelined answers in order and bounds
- * the work one client queues. Stateless: shared by every connection.
+ * the work one client queues. Shared by every connection; its per-connection state (the request
+ * being answered, those waiting behind it) is in channel attributes, touched on the channel's
+ * event loop only.
  */
 @ChannelHandler.Sharable
 public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -89,8 +93,61 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
     private record Exchange(boolean head, boolean keepAlive, boolean api) {
     }
 
+    /** A request is being answered on this connection; later ones wait (in order) in {@link #WAITING}. */
+    private static final AttributeKey<Boolean> BUSY = AttributeKey.valueOf("lookout.busy");
+    private static final AttributeKey<ArrayDeque<FullHttpRequest>> WAITING = AttributeKey.valueOf("lookout.waiting");
+
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+        // HTTP/1.1 pipelining (RFC 9112 §9.3.2): answers go out in the order of the requests, so a
+        // request that arrives while one is answered waits for it.
+        if (Boolean.TRUE.equals(ctx.channel().attr(BUSY).get())) {
+            waiting(ctx).add(req.retain());
+            return;
+        }
+        handle(ctx, req);
+    }
+
+    private static ArrayDeque<FullHttpRequest> waiting(ChannelHandlerContext ctx) {
+        ArrayDeque<FullHttpRequest> q = ctx.channel().attr(WAITING).get();
+        if (q == null) {
+            q = new ArrayDeque<>();
+            ctx.channel().attr(WAITING).set(q);
+        }
+        return q;
+    }
+
+    /** On the event loop, once an answer is written: the next waiting request, if any. */
+    private void next(ChannelHandlerContext ctx) {
+        ctx.channel().attr(BUSY).set(false);
+        ArrayDeque<FullHttpRequest> q = ctx.channel().attr(WAITING).get();
+        while (q != null && !q.isEmpty() && !Boolean.TRUE.equals(ctx.channel().attr(BUSY).get())) {
+            FullHttpRequest r = q.poll();
+            try {
+                if (ctx.channel().isActive()) {
+                    handle(ctx, r);
+                }
+            } finally {
+                r.release();
+            }
+        }
+        if (!Boolean.TRUE.equals(ctx.channel().attr(BUSY).get())) {
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        ArrayDeque<FullHttpRequest> q = ctx.channel().attr(WAITING).get();
+        if (q != null) {
+            for (FullHttpRequest r; (r = q.poll()) != null; ) {
+                r.release();
+            }
+        }
+        super.channelInactive(ctx);
+    }
+
+    private void handle(ChannelHandlerContext ctx, FullHttpRequest req) {
         QueryStringDecoder q = new QueryStringDecoder(req.uri());
         String path = q.path();
         boolean api = path.startsWith("/api/");
@@ -139,9 +196,14 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
                 reply(ctx, x, r, path);
             } else {
                 counted.accept(path, "ok");
+                if (r == null) {
+                    // the connection is the stream's from now on
+                    ctx.channel().attr(BUSY).set(true);
+                }
             }
             return;
         }
+        ctx.channel().attr(BUSY).set(true);
         ctx.channel().config().setAutoRead(false);
         CompletableFuture<ApiReply> answer;
         try {
@@ -153,14 +215,14 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
                 }
             }, worker).thenCompose(f -> f);
         } catch (RejectedExecutionException busy) {
-            ctx.channel().config().setAutoRead(true);
             reply(ctx, x, ApiReply.error(503, "the control API is busy; try again"), path);
+            next(ctx);
             return;
         }
         answer.whenComplete((r, err) -> {
             ApiReply out = r != null ? r : failure(err, e, request);
             reply(ctx, x, out, path);
-            ctx.channel().config().setAutoRead(true);
+            ctx.channel().eventLoop().execute(() -> next(ctx));
         });
     }
 

@@ -252,6 +252,24 @@ class ControlApiTest {
         assertThat(h.engine.snapshot().config().version()).isEqualTo(3);
     }
 
+    @Test
+    void pipelinedRequestsAreAnsweredInOrder() throws Exception {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", h.base.getPort())) {
+            s.setSoTimeout(20_000);
+            s.getOutputStream().write(("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /api/v1/engine HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String all = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            int metrics = all.indexOf("# TYPE");
+            int notFound = all.indexOf("HTTP/1.1 404");
+            int engine = all.indexOf("\"product\":\"lookout\"");
+            assertThat(metrics).isPositive();
+            assertThat(notFound).isGreaterThan(metrics);
+            assertThat(engine).isGreaterThan(notFound);
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> asMap(Object o) {
         return (Map<String, Object>) o;
