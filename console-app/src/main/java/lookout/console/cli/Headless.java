@@ -235,6 +235,10 @@ public final class Headless {
                 case NOTICE, INFO -> Level.INFO;
             };
         }
+        if (e instanceof EngineEvent.AuditRecorded a) {
+            // a refused write is worth a look; an accepted one is a note in the log
+            return a.severity() == lookout.engine.api.Severity.WARNING ? Level.WARNING : Level.INFO;
+        }
         if (e instanceof EngineEvent.ConfigRejected || e instanceof EngineEvent.UpstreamDemoted
                 || e instanceof EngineEvent.PvaServerLost || e instanceof EngineEvent.DuplicatePvClaim
                 || (e instanceof EngineEvent.PoolFailover f && f.inFailover())

@@ -196,6 +196,7 @@ public final class DefaultEngine implements Engine, ServiceContext {
         } catch (RuntimeException e) {
             state = EngineState.FAILED;
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            journal.close(); // (opened again by the next start)
             throw e;
         }
         current = new Running(startVersion, config, file);
