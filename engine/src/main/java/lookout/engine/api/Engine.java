@@ -28,11 +28,12 @@ public interface Engine extends AutoCloseable {
     void start(Config config);
 
     /**
-     * Live reload with an already validated configuration: diffed against the running one and
-     * applied atomically on the engine loop; in-flight work finishes on what it started with. All or
+     * Live reload with an already validated configuration, in memory only (nothing is written
+     * back; {@link #applyText} is the operator's apply that saves): diffed against the running
+     * one and applied atomically on the engine loop; in-flight work finishes on what it started with. All or
      * nothing: when a service cannot take the candidate (a port it must bind is taken, say), every
      * service goes back to the running configuration, the version stays, and the result says why
-     * ({@link ReloadResult#failure()}).
+     * ({@link ReloadResult#failure()}). Audited.
      */
     ReloadResult apply(Config candidate);
 
@@ -57,8 +58,9 @@ public interface Engine extends AutoCloseable {
 
     /**
      * Re-reads the engine's configuration file and applies it (SIGHUP, the console's Reload):
-     * {@link #applyText} without the write-back, since the text is the file's. Refused (with
-     * {@link ApplyOutcome.Status#NOT_RUNNING}'s message) when the engine runs on no file.
+     * {@link #applyText} without the write-back, since the text is the file's (and without the
+     * edited-on-disk check: the edit is what is reloaded). Refused ({@link ApplyOutcome.Status#FAILED})
+     * when the engine runs on no file.
      */
     default ApplyOutcome reloadFile(ApplyRequest request) {
         throw new UnsupportedOperationException("this engine does not reload files");
