@@ -2,8 +2,6 @@ package lookout.engine.config;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -119,6 +117,32 @@ public final class ConfigLoader {
         return home.resolve(".lookout");
     }
 
+    /**
+     * True when {@code candidate} gives every service what an empty file would: no section any
+     * service uses is there (an empty, comment-only or truncated file). A reload of such a text
+     * would take the zones, pools, PVA and the status endpoint away at once, so the engine refuses
+     * it unless confirmed, and {@code --check-config} reports it.
+     */
+    public boolean servesNothing(Config candidate) {
+        ConfigResult empty = parse("", candidate.source().name(), candidate.source().baseDir());
+        if (!empty.ok()) {
+            return false;
+        }
+        Config e = empty.config();
+        return java.util.Objects.equals(candidate.resolver(), e.resolver())
+                && candidate.zones().equals(e.zones())
+                && java.util.Objects.equals(candidate.weighted(), e.weighted())
+                && java.util.Objects.equals(candidate.pva(), e.pva())
+                && java.util.Objects.equals(candidate.status(), e.status());
+    }
+
+    /** The one-line reason {@link #servesNothing} gives, for refusals and {@code --check-config}. */
+    public static String servesNothingMessage() {
+        return "the configuration configures no service (no resolver, zones, plugins, pva or status section "
+                + "of its own): an empty or truncated file? Applying it would stop answering DNS, pools and PVA "
+                + "and close the status endpoint";
+    }
+
     /** Added, removed and changed keys, per section. */
     public static ConfigDiff diff(Config before, Config after) {
         return ConfigDiffer.diff(before, after);
@@ -154,7 +178,10 @@ public final class ConfigLoader {
         VNode.Entry pvaEntry = root.entry("pva");
         Position envPos = pvaEntry != null ? pvaEntry.keyPos() : new Position(name, 1, 1);
         PvaConfig pva = PvaBinder.bind(root.get("pva"), envPos, environment, problems);
-        StatusConfig status = status(root.get("status"), problems);
+        StatusConfig status = StatusBinder.bind(root.get("status"), v -> {
+            String where = v.pos().file().equals(name) ? null : v.pos().file();
+            return resolve(v.value(), where == null ? base : parentOf(where, base));
+        }, problems);
         Path stateDir = stateDir(root.get("state_dir"), name, base, problems);
         if (!problems.isEmpty()) {
             return null;
@@ -281,37 +308,6 @@ public final class ConfigLoader {
             }
         }
         return out;
-    }
-
-    /** {@code status => { listen => host:port }}; a bare port listens on 127.0.0.1. Absent: off. */
-    private static StatusConfig status(VNode node, ConfigProblems p) {
-        if (node == null) {
-            return new StatusConfig(null);
-        }
-        VNode.Hash h = Bind.hash(node, "status", p);
-        if (h == null) {
-            return new StatusConfig(null);
-        }
-        Bind.knownKeys(h, "status", List.of("listen"), p);
-        VNode v = h.get("listen");
-        if (v == null) {
-            return new StatusConfig(null);
-        }
-        VNode.Scalar s = Bind.scalar(v, "status.listen", "host:port or a port", p);
-        if (s == null) {
-            return new StatusConfig(null);
-        }
-        String x = s.value();
-        try {
-            if (!x.isEmpty() && x.chars().allMatch(Character::isDigit)) {
-                // Loopback unless the operator names an interface: status is never public by accident.
-                return new StatusConfig(new InetSocketAddress(InetAddress.getLoopbackAddress(), Addresses.port(x, true)));
-            }
-            return new StatusConfig(Addresses.socket(x, Addresses.PORT_REQUIRED, true));
-        } catch (IllegalArgumentException e) {
-            p.add(s, "status.listen", "status.listen: expected host:port or a port, found '" + x + "': " + e.getMessage());
-            return new StatusConfig(null);
-        }
     }
 
     /** {@code state_dir}: relative to the file's directory; absent: {@code state} beside the file. */
