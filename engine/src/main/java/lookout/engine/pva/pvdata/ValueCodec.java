@@ -209,6 +209,47 @@ public final class ValueCodec {
         return decode(type, r, registry, new int[] {MAX_NODES}, 0);
     }
 
+    /**
+     * Reads a partial value of a structure into {@code into} (the fields whose bits are set are
+     * replaced; a set structure bit replaces it whole): the inverse of {@link #encodeSelected}.
+     * Returns the bit set read.
+     */
+    public static BitSet decodeSelected(PvType.Struct type, Object[] into, PvReader r, TypeCodec.Registry registry)
+            throws PvDataException {
+        BitSet bits = BitSets.decode(r);
+        int[] budget = {MAX_NODES};
+        if (bits.get(0)) {
+            Object[] whole = (Object[]) decode(type, r, registry, budget, 0);
+            System.arraycopy(whole, 0, into, 0, whole.length);
+        } else {
+            selectedInto(type, into, 1, bits, r, registry, budget);
+        }
+        return bits;
+    }
+
+    private static void selectedInto(PvType.Struct type, Object[] into, int bit, BitSet bits, PvReader r,
+                                     TypeCodec.Registry registry, int[] budget) throws PvDataException {
+        List<PvType.Member> ms = type.members();
+        for (int i = 0; i < ms.size(); i++) {
+            PvType t = ms.get(i).type();
+            if (t instanceof PvType.Struct s) {
+                int span = s.bits();
+                int next = bits.nextSetBit(bit);
+                if (next == bit) {
+                    into[i] = decode(s, r, registry, budget, 1);
+                } else if (next > bit && next < bit + span) {
+                    selectedInto(s, (Object[]) into[i], bit + 1, bits, r, registry, budget);
+                }
+                bit += span;
+            } else {
+                if (bits.get(bit)) {
+                    into[i] = decode(t, r, registry, budget, 1);
+                }
+                bit++;
+            }
+        }
+    }
+
     /** Reads a type description and then a whole value of it, as pvRequests travel. */
     public static AnyValue decodeTyped(PvReader r, TypeCodec.Registry registry) throws PvDataException {
         PvType t = TypeCodec.decode(r, registry);
