@@ -32,6 +32,7 @@ import lookout.engine.pva.wire.SearchResponse;
 import lookout.engine.pva.wire.ServerValidation;
 import lookout.engine.pva.wire.SetByteOrder;
 import lookout.engine.pva.wire.Unhandled;
+import lookout.engine.seams.HostedPvs;
 
 /**
  * The TCP name server on {@code pva.server_port} (seed 002 §6): the server side of the PVA
@@ -70,6 +71,7 @@ final class NameServerListener {
     private Channel server;
     private int port;
     private final int maxConnections;
+    private volatile HostedPvs hosted;
 
     NameServerListener(Scheduler scheduler, SearchResponder responder, ServerCounters counters, int maxConnections) {
         this.scheduler = scheduler;
@@ -115,6 +117,11 @@ final class NameServerListener {
 
     int port() {
         return port;
+    }
+
+    /** The engine's own PVs: their channel messages go to a session of each validated connection. */
+    void hosted(HostedPvs pvs) {
+        this.hosted = pvs;
     }
 
     void close() {
@@ -163,6 +170,7 @@ final class NameServerListener {
         private ByteBuf cumulation;
         private boolean validated;
         private Scheduler.Cancellable validationTimer = Scheduler.Cancellable.NONE;
+        private HostedPvs.Session session;
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
@@ -257,6 +265,9 @@ final class NameServerListener {
                 validated = true;
                 ch.attr(VALIDATED).set(Boolean.TRUE);
                 validationTimer.cancel();
+                if (hosted != null && session == null) {
+                    session = hosted.open(new HostedPeer(ch, refused));
+                }
                 ByteBuf ok = ctx.alloc().buffer(16);
                 PvaCodec.encode(ConnectionValidated.OK, ok);
                 write(ch, ok);
@@ -288,8 +299,10 @@ final class NameServerListener {
                         .writeByte(Pva.CMD_ECHO).writeInt(body);
                 echo.writeBytes(frame, frame.readerIndex() + Pva.HEADER_SIZE, body);
                 write(ch, echo);
+            } else if (session != null && f.message() instanceof Unhandled u && !u.control()) {
+                session.message(frame); // channel operations: the engine's own PVs
             }
-            // Anything else (channel operations, control messages) is not a name server's business.
+            // Anything else (control messages) is not a name server's business.
         }
 
         private void write(Channel ch, ByteBuf out) {
@@ -328,6 +341,10 @@ final class NameServerListener {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            if (session != null) {
+                session.closed();
+                session = null;
+            }
             release();
             validationTimer.cancel();
             ctx.fireChannelInactive();

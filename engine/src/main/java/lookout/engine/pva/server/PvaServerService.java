@@ -33,6 +33,7 @@ import lookout.engine.core.SnapshotBuilder;
 import lookout.engine.net.HostPort;
 import lookout.engine.net.NetError;
 import lookout.engine.pva.wire.Guid;
+import lookout.engine.seams.HostedPvs;
 import lookout.engine.seams.PvaPorts;
 import lookout.engine.seams.PvaPorts.LocalAddress;
 import lookout.engine.seams.ResolvedNames;
@@ -68,6 +69,7 @@ public final class PvaServerService implements Service {
     private final TopNames topNames = new TopNames(TOP_NAMES);
     private final SourceRegistry registry = new SourceRegistry();
     private ResolvedNames resolved;
+    private HostedPvs hosted;
     private NameServerSource nameServerSource;
     private SearchResponder responder;
     private UdpListener udp;
@@ -86,6 +88,10 @@ public final class PvaServerService implements Service {
         byte[] g = new byte[12];
         context.random().nextBytes(g); // seed 002 §2: a new identity per start
         this.guid = Guid.of(g);
+        hosted = context.seam(HostedPvs.class);
+        if (hosted != null) {
+            registry.add(new HostedSource(hosted, () -> tcp != null)); // first: the engine's own PVs
+        }
         resolved = context.seam(ResolvedNames.class);
         if (resolved != null) {
             nameServerSource = new NameServerSource(resolved);
@@ -142,6 +148,7 @@ public final class PvaServerService implements Service {
             responder.transmit(udp, udp.forwarding());
             if (pva.server().nameServer()) {
                 tcp = new NameServerListener(ctx.scheduler(), responder, counters, NameServerListener.MAX_CONNECTIONS);
+                tcp.hosted(hosted);
                 InetAddress bindTo = loopbackOnly ? LOOPBACK : null;
                 int got = tcp.open(ctx.io(), bindTo, pva.serverPort());
                 if (pva.serverPort() != 0 && got != pva.serverPort()) {
