@@ -17,6 +17,7 @@ import java.util.List;
  * @param pvaServer    PVA server side
  * @param metrics      counters and gauges, as served on {@code /metrics}
  * @param recentEvents the last events, oldest first (at most 500)
+ * @param statusPvs    the engine's status PVs, or null when they are not published
  */
 public record EngineSnapshot(EngineState state,
                              Instant takenAt,
@@ -27,10 +28,18 @@ public record EngineSnapshot(EngineState state,
                              PvaSnapshot pva,
                              PvaServerSnapshot pvaServer,
                              List<Metric> metrics,
-                             List<EngineEvent> recentEvents) {
+                             List<EngineEvent> recentEvents,
+                             StatusPvsSnapshot statusPvs) {
 
     public EngineSnapshot {
         metrics = List.copyOf(metrics);
         recentEvents = List.copyOf(recentEvents);
+    }
+
+    /** A snapshot without status PVs. */
+    public EngineSnapshot(EngineState state, Instant takenAt, Instant startedAt, ConfigStatus config,
+                          ResolverSnapshot resolver, PoolsSnapshot pools, PvaSnapshot pva,
+                          PvaServerSnapshot pvaServer, List<Metric> metrics, List<EngineEvent> recentEvents) {
+        this(state, takenAt, startedAt, config, resolver, pools, pva, pvaServer, metrics, recentEvents, null);
     }
 }

@@ -10,6 +10,7 @@ import lookout.engine.pva.client.PvaClientService;
 import lookout.engine.pva.server.PvaServerService;
 import lookout.engine.pva.udp.PortOwner;
 import lookout.engine.status.StatusService;
+import lookout.engine.status.pv.StatusPvService;
 import lookout.engine.weighted.PoolsService;
 
 /**
@@ -31,10 +32,11 @@ public final class Engines {
      * The services in start order, fresh for each start: pools before the resolver that answers
      * DYNA/DYNC from them; the owner of the PVA UDP ports before the PVA client and server that
      * both listen on them; the PVA client before the PVA server that vouches only for what the
-     * client resolved; status last, serving the others' snapshot. Stopped in reverse order.
+     * client resolved; the status PVs before the PVA server that serves them; status last, serving
+     * the others' snapshot. Stopped in reverse order.
      */
     static List<Service> services() {
         return List.of(new PoolsService(), new ResolverService(), new PortOwner(), new PvaClientService(),
-                new PvaServerService(), new StatusService());
+                new StatusPvService(), new PvaServerService(), new StatusService());
     }
 }

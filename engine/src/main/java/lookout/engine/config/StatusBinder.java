@@ -21,6 +21,7 @@ import lookout.engine.config.vscf.VNode;
  *   name => dns-1                               # what consoles call this engine (default: host name)
  *   tls => { certificate => cert.pem, key => key.pem }
  *   tokens => { alice => { role => operator, file => /etc/lookout/alice.token } }
+ *   pv_prefix => "LOOKOUT:demo:"                # the engine's status as PVA PVs (docs/design/status-pvs.md)
  * }
  * </pre>
  *
@@ -31,7 +32,7 @@ import lookout.engine.config.vscf.VNode;
  */
 final class StatusBinder {
 
-    static final List<String> KEYS = List.of("listen", "name", "tls", "tokens");
+    static final List<String> KEYS = List.of("listen", "name", "tls", "tokens", "pv_prefix");
     static final List<String> TLS_KEYS = List.of("certificate", "key");
     static final List<String> TOKEN_KEYS = List.of("role", "file");
     static final List<String> ROLES = List.of("operator", "viewer");
@@ -45,6 +46,12 @@ final class StatusBinder {
     /** RFC 6750 §2.1 b64token: what a bearer token may contain. */
     private static final Pattern B64TOKEN = Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    /**
+     * A PV name prefix: the characters EPICS record names use (letters, digits and
+     * {@code _ - : . ; [ ] < > { } $}), at most 100, so that every status PV name stays far below
+     * the 500 characters pvAccessCPP accepts (seed 002 §3.3).
+     */
+    private static final Pattern PV_PREFIX = Pattern.compile("[A-Za-z0-9_\\-:.;\\[\\]<>{}$]{1,100}");
 
     private StatusBinder() {
     }
@@ -83,7 +90,19 @@ final class StatusBinder {
         }
         StatusConfig.Tls tls = h.get("tls") == null ? null : tls(h.get("tls"), paths, p);
         Map<String, StatusConfig.Token> tokens = h.get("tokens") == null ? Map.of() : tokens(h.get("tokens"), paths, p);
-        StatusConfig c = new StatusConfig(listen, name, tls, tokens);
+        String pvPrefix = null;
+        if (h.get("pv_prefix") != null) {
+            VNode.Scalar s = Bind.scalar(h.get("pv_prefix"), "status.pv_prefix", "a PV name prefix", p);
+            if (s != null) {
+                if (PV_PREFIX.matcher(s.value()).matches()) {
+                    pvPrefix = s.value();
+                } else {
+                    p.add(s, "status.pv_prefix", "status.pv_prefix: expected a PV name prefix of letters, digits and "
+                            + "_ - : . ; [ ] < > { } $ (1 to 100 characters), found '" + s.value() + "'");
+                }
+            }
+        }
+        StatusConfig c = new StatusConfig(listen, name, tls, tokens, pvPrefix);
         if (c.beyondLoopback() && tls == null && h.get("tls") == null) {
             p.add(listenValue, "status.listen", "status.listen: " + listenValue.value() + " is beyond loopback, where "
                     + "the control API needs TLS: add tls => { certificate => FILE, key => FILE } to status, "

@@ -14,16 +14,24 @@ import java.util.Objects;
  * @param tls    the certificate and key the listener serves TLS with, or null for plain HTTP
  *               (allowed on loopback only)
  * @param tokens the named bearer tokens besides {@code control.token}, by name
+ * @param pvPrefix the prefix of the engine's status PVs ({@code pv_prefix}; docs/design/status-pvs.md),
+ *               or null when they are not published
  */
-public record StatusConfig(InetSocketAddress listen, String name, Tls tls, Map<String, Token> tokens) {
+public record StatusConfig(InetSocketAddress listen, String name, Tls tls, Map<String, Token> tokens,
+                           String pvPrefix) {
 
     public StatusConfig {
         tokens = tokens == null ? Map.of() : Map.copyOf(tokens);
     }
 
-    /** Only a listener: no name, plain HTTP, no named tokens. */
+    /** No status PVs. */
+    public StatusConfig(InetSocketAddress listen, String name, Tls tls, Map<String, Token> tokens) {
+        this(listen, name, tls, tokens, null);
+    }
+
+    /** Only a listener: no name, plain HTTP, no named tokens, no status PVs. */
     public StatusConfig(InetSocketAddress listen) {
-        this(listen, null, null, Map.of());
+        this(listen, null, null, Map.of(), null);
     }
 
     /** True when the listener is bound to an address other than loopback (a wildcard included). */

@@ -465,28 +465,39 @@ public final class DefaultEngine implements Engine, ServiceContext {
             return new EngineSnapshot(s, scheduler == null ? Instant.now() : scheduler.now(), startedAt, null,
                     null, null, null, null, List.of(), recentEvents());
         }
-        return onLoop(() -> {
-            SnapshotBuilder b = new SnapshotBuilder();
-            for (Service svc : services) {
-                try {
-                    svc.contribute(b);
-                } catch (RuntimeException e) {
-                    LOG.log(Level.ERROR, "service " + svc.name() + " failed to build its snapshot", e);
-                }
+        return onLoop(this::buildSnapshot);
+    }
+
+    @Override
+    public EngineSnapshot loopSnapshot() {
+        if (!scheduler.inLoop()) {
+            throw new IllegalStateException("loopSnapshot() off the engine loop");
+        }
+        return state == EngineState.RUNNING ? buildSnapshot() : null;
+    }
+
+    /** Every running service's section and metrics; on the engine loop. */
+    private EngineSnapshot buildSnapshot() {
+        SnapshotBuilder b = new SnapshotBuilder();
+        for (Service svc : services) {
+            try {
+                svc.contribute(b);
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "service " + svc.name() + " failed to build its snapshot", e);
             }
-            b.metric(Metric.gauge("lookout_config_version", "Running configuration version", version));
-            b.metric(Metric.gauge("lookout_config_last_reload_ok",
-                    "0 when the last reload was rejected or rolled back, else 1", lastReload == null
-                            || lastReload.applied() ? 1 : 0));
-            b.metric(Metric.gauge("lookout_engine_started_seconds", "When the engine started (Unix time)",
-                    startedAt.getEpochSecond()));
-            eventCounts.forEach((type, n) -> b.metric(new Metric("lookout_events_total",
-                    "Engine events published, by type", "counter", Map.of("type", type), n.sum())));
-            ConfigStatus cs = new ConfigStatus(version, running.source().sha256(), running.source().name(),
-                    appliedAt, running.source().text(), lastReload);
-            return new EngineSnapshot(state, scheduler.now(), startedAt, cs, b.resolver, b.pools, b.pva,
-                    b.pvaServer, b.metrics, recentEvents());
-        });
+        }
+        b.metric(Metric.gauge("lookout_config_version", "Running configuration version", version));
+        b.metric(Metric.gauge("lookout_config_last_reload_ok",
+                "0 when the last reload was rejected or rolled back, else 1", lastReload == null
+                        || lastReload.applied() ? 1 : 0));
+        b.metric(Metric.gauge("lookout_engine_started_seconds", "When the engine started (Unix time)",
+                startedAt.getEpochSecond()));
+        eventCounts.forEach((type, n) -> b.metric(new Metric("lookout_events_total",
+                "Engine events published, by type", "counter", Map.of("type", type), n.sum())));
+        ConfigStatus cs = new ConfigStatus(version, running.source().sha256(), running.source().name(),
+                appliedAt, running.source().text(), lastReload);
+        return new EngineSnapshot(state, scheduler.now(), startedAt, cs, b.resolver, b.pools, b.pva,
+                b.pvaServer, b.metrics, recentEvents(), b.statusPvs);
     }
 
     private List<EngineEvent> recentEvents() {

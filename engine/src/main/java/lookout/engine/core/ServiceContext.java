@@ -77,6 +77,15 @@ public interface ServiceContext {
     }
 
     /**
+     * The whole engine snapshot, built here and now: for a service's own timer on the engine loop
+     * (the status PVs publish it), never from another thread. A test context that is no engine
+     * overrides this or has none.
+     */
+    default EngineSnapshot loopSnapshot() {
+        throw new UnsupportedOperationException("this context builds no engine snapshot");
+    }
+
+    /**
      * The engine facade itself, for the control API (never called on the engine loop: its
      * blocking methods would wait for the loop), or null when this context is no engine (a test's).
      */

@@ -7,6 +7,7 @@ import lookout.engine.api.PoolsSnapshot;
 import lookout.engine.api.PvaServerSnapshot;
 import lookout.engine.api.PvaSnapshot;
 import lookout.engine.api.ResolverSnapshot;
+import lookout.engine.api.StatusPvsSnapshot;
 
 /** Collects each service's section on the engine loop; confined to one snapshot() call. */
 public final class SnapshotBuilder {
@@ -15,6 +16,7 @@ public final class SnapshotBuilder {
     PoolsSnapshot pools;
     PvaSnapshot pva;
     PvaServerSnapshot pvaServer;
+    StatusPvsSnapshot statusPvs;
     final List<Metric> metrics = new ArrayList<>();
 
     public SnapshotBuilder resolver(ResolverSnapshot s) {
@@ -34,6 +36,11 @@ public final class SnapshotBuilder {
 
     public SnapshotBuilder pvaServer(PvaServerSnapshot s) {
         this.pvaServer = s;
+        return this;
+    }
+
+    public SnapshotBuilder statusPvs(StatusPvsSnapshot s) {
+        this.statusPvs = s;
         return this;
     }
 

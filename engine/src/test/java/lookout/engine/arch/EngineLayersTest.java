@@ -43,14 +43,19 @@ class EngineLayersTest {
             "pva-ports", List.of("lookout.engine.pva.udp.."),
             "pva-client", List.of("lookout.engine.pva.client.."),
             "pva-server", List.of("lookout.engine.pva.server.."),
-            "status", List.of("lookout.engine.status.."));
+            "status-pvs", List.of("lookout.engine.status.pv.."),
+            "status", List.of("lookout.engine.status"));
 
     /** The wire codecs: below the services and their seams, above nothing but buffers. */
-    private static final String[] CODECS = {"lookout.engine.dns.wire..", "lookout.engine.pva.wire.."};
+    private static final String[] CODECS = {"lookout.engine.dns.wire..", "lookout.engine.pva.wire..",
+            "lookout.engine.pva.pvdata.."};
 
-    /** What PVA's client, server and port owner share: the wire codec, the server table, TCP framing. */
+    /**
+     * What PVA's client, server and port owner share: the wire codec, the server table, TCP framing;
+     * and what the status PVs are served with: the pvData codec and the channel server.
+     */
     private static final String[] PVA_SHARED = {"lookout.engine.pva.wire..", "lookout.engine.pva.beacon..",
-            "lookout.engine.pva.tcp.."};
+            "lookout.engine.pva.tcp..", "lookout.engine.pva.pvdata..", "lookout.engine.pva.pvserve.."};
 
     @Test
     void layersAreUsedOnlyFromAbove() {
@@ -112,6 +117,17 @@ class EngineLayersTest {
     }
 
     @Test
+    void thePvDataCodecDependsOnBuffersOnly() {
+        classes().that().resideInAPackage("lookout.engine.pva.pvdata..")
+                .should().onlyDependOnClassesThat(DescribedPredicate.describe("the JDK but sockets, Netty's buffers, the codec itself",
+                        (JavaClass c) -> (c.getPackageName().startsWith("java.") && !c.getPackageName().startsWith("java.nio.channels"))
+                                || c.getPackageName().startsWith("io.netty.buffer")
+                                || c.getPackageName().equals("lookout.engine.pva.pvdata")))
+                .because("a codec only translates bytes to values and back: fuzzable, usable by any transport")
+                .check(engine);
+    }
+
+    @Test
     void wireCodecsDependOnBuffersOnly() {
         classes().that().resideInAnyPackage("lookout.engine.dns.wire..", "lookout.engine.pva.wire..")
                 .should().onlyDependOnClassesThat(DescribedPredicate.describe("the JDK but sockets, Netty's buffers, the codec itself",
@@ -146,6 +162,11 @@ class EngineLayersTest {
                 .or().haveFullyQualifiedName("lookout.engine.health.AntiFlap")
                 .or().haveFullyQualifiedName("lookout.engine.health.AdminState")
                 .or().haveFullyQualifiedName("lookout.engine.core.FailureFold")
+                .or().haveFullyQualifiedName("lookout.engine.pva.pvserve.MonitorFlow")
+                .or().haveFullyQualifiedName("lookout.engine.pva.pvserve.HostedPv")
+                .or().haveFullyQualifiedName("lookout.engine.status.pv.CounterWindow")
+                .or().haveFullyQualifiedName("lookout.engine.status.pv.StatusModel")
+                .or().resideInAnyPackage("lookout.engine.pva.pvdata")
                 .should().dependOnClassesThat(SOCKETS)
                 .because("pure structures take now as an argument and are tested in virtual time, without sockets")
                 .check(engine);
