@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 {
     cat results/SUMMARY.md
-    for part in infra config dns pools pva-client pva-server console; do
+    for part in infra config dns pools pva-client pva-server status-pvs console; do
         f=results/$part.md
         [[ -f $f ]] || continue
         printf '\n---\n\n<!-- from bench/%s -->\n' "$f"
