@@ -65,6 +65,14 @@ public final class PvaView {
     @FXML private Button proposeButton;
     @FXML private Label readOnlyLabel;
     @FXML private ListView<String> duplicateList;
+    @FXML private Label statusPvLabel;
+    @FXML private TableView<StatusPvRow> statusPvTable;
+    @FXML private TableColumn<StatusPvRow, String> spName;
+    @FXML private TableColumn<StatusPvRow, String> spType;
+    @FXML private TableColumn<StatusPvRow, String> spValue;
+    @FXML private TableColumn<StatusPvRow, String> spAlarm;
+    @FXML private TableColumn<StatusPvRow, Number> spMonitors;
+    @FXML private TableColumn<StatusPvRow, String> spRule;
 
     public PvaView(PvaViewModel vm) {
         this.vm = vm;
@@ -142,6 +150,18 @@ public final class PvaView {
             b.disableProperty().bind(vm.runningProperty().not().or(vm.readOnlyProperty().isNotEmpty()));
         }
         lookout.console.widgets.ReadOnlyLabel.bind(readOnlyLabel, vm.readOnlyProperty());
+
+        statusPvTable.setItems(vm.statusPvs());
+        statusPvTable.setPlaceholder(new Label("No status PVs published."));
+        statusPvLabel.textProperty().bind(vm.statusPvTextProperty());
+        column(spName, r -> r.name);
+        column(spType, r -> r.type);
+        column(spValue, r -> r.value);
+        column(spAlarm, r -> r.alarm);
+        column(spMonitors, r -> r.monitors);
+        column(spRule, r -> r.rule);
+        spAlarm.setCellFactory(c -> indicatorCell(a -> a.startsWith("MAJOR") || a.startsWith("INVALID")
+                ? Indicator.Level.ALARM : a.startsWith("MINOR") ? Indicator.Level.ADVISORY : Indicator.Level.NORMAL));
     }
 
     private static String time(java.time.Instant t) {

@@ -31,6 +31,7 @@ import lookout.engine.api.PvaDiscoveredServer;
 import lookout.engine.api.PvaServerSnapshot;
 import lookout.engine.api.PvaSnapshot;
 import lookout.engine.api.PvaTickSnapshot;
+import lookout.engine.api.StatusPvsSnapshot;
 
 /**
  * The PVA pane without a toolkit: the search ring (30 buckets and the cursor, seed 002 §3.2), the
@@ -105,6 +106,9 @@ public final class PvaViewModel {
     private record ServerKey(String guid, String endpoint) {
     }
     private final FilteredList<ServerRow> visibleServers = new FilteredList<>(servers.rows(), r -> true);
+    private final KeyedRows<String, StatusPvsSnapshot.Pv, StatusPvRow> statusPvs =
+            new KeyedRows<>(StatusPvsSnapshot.Pv::name, v -> new StatusPvRow(v.name()), PvaViewModel::updateStatusPv);
+    private final ReadOnlyStringWrapper statusPvText = new ReadOnlyStringWrapper("");
 
     public PvaViewModel(Commands commands) {
         this.commands = commands;
@@ -220,6 +224,15 @@ public final class PvaViewModel {
         return servers.rows();
     }
 
+    /** The engine's own status PVs (status.pv_prefix), in publication order. */
+    public ObservableList<StatusPvRow> statusPvs() {
+        return statusPvs.rows();
+    }
+
+    public ReadOnlyStringProperty statusPvTextProperty() {
+        return statusPvText.getReadOnlyProperty();
+    }
+
     public FilteredList<ServerRow> visibleServers() {
         return visibleServers;
     }
@@ -237,6 +250,9 @@ public final class PvaViewModel {
         PvaSnapshot p = s.pva();
         PvaServerSnapshot own = s.pvaServer();
         ownServerText.set(describeOwn(own));
+        StatusPvsSnapshot pvs = s.statusPvs();
+        statusPvs.sync(pvs == null ? List.of() : pvs.pvs());
+        statusPvText.set(describeStatusPvs(pvs));
         if (p == null || !p.running()) {
             running.set(false);
             status.set("Not running: the engine has no PVA client running.", Indicator.Level.INACTIVE);
@@ -291,6 +307,27 @@ public final class PvaViewModel {
         if (!serverFilter.get().isEmpty()) {
             refilter(); // a status change can move a row in or out of the filter
         }
+    }
+
+    private static String describeStatusPvs(StatusPvsSnapshot p) {
+        if (p == null) {
+            return "No status PVs: set status => { pv_prefix => \"PREFIX\" } to publish the engine's state as PVA PVs.";
+        }
+        if (p.pvs().isEmpty()) {
+            return "Status PVs under " + p.prefix() + ": publishing at the next tick.";
+        }
+        String served = p.served() ? "" : " · NOT SERVED: " + p.notServed();
+        return p.pvs().size() + " status PVs under " + p.prefix() + " · " + p.connections() + " client connection"
+                + (p.connections() == 1 ? "" : "s") + ", " + p.monitors() + " monitor" + (p.monitors() == 1 ? "" : "s")
+                + " · " + p.updatesSent() + " updates sent" + served;
+    }
+
+    private static void updateStatusPv(StatusPvRow r, StatusPvsSnapshot.Pv v) {
+        Props.set(r.type, v.type());
+        Props.set(r.value, v.value());
+        Props.set(r.alarm, v.severity().equals("NO_ALARM") ? "NO_ALARM" : v.severity() + ": " + v.message());
+        Props.set(r.rule, v.rule());
+        r.monitors.set(v.monitors());
     }
 
     private void updateChannel(ChannelRow r, PvaChannelSnapshot c) {
