@@ -86,7 +86,7 @@ public final class ConfigLoader {
         String name = file.toString();
         String text;
         try {
-            text = readUtf8(file);
+            text = ConfigFiles.readUtf8(file);
         } catch (IOException | RuntimeException e) {
             return new ConfigResult(null, List.of(new ConfigProblem(name, 1, 1, "",
                     "cannot read the configuration file: " + describe(e))));
@@ -299,7 +299,7 @@ public final class ConfigLoader {
                     continue;
                 }
                 try {
-                    String text = readUtf8(f);
+                    String text = ConfigFiles.readUtf8(f);
                     String dir = ZoneConfig.directoryOf(f.toString());
                     out.put(origin, new ZoneConfig(origin, f.toString(), text, 1, dir, zoneIncludes(text, dir)));
                 } catch (IOException | RuntimeException ex) {
@@ -358,7 +358,7 @@ public final class ConfigLoader {
                 throw new VscfSyntaxException(at, "expected a file path after $include, found '" + path + "'");
             }
             try {
-                return new IncludeResolver.Included(f.toString(), readUtf8(f));
+                return new IncludeResolver.Included(f.toString(), ConfigFiles.readUtf8(f));
             } catch (IOException | RuntimeException e) {
                 throw new VscfSyntaxException(at, "cannot read included file '" + f + "': " + describe(e));
             }
@@ -403,7 +403,7 @@ public final class ConfigLoader {
                 continue;
             }
             try {
-                String included = readUtf8(Path.of(path));
+                String included = ConfigFiles.readUtf8(Path.of(path));
                 out.put(path, new ZoneConfig.Include(included, null));
                 collectIncludes(included, ZoneConfig.directoryOf(path), out);
             } catch (IOException | RuntimeException e) {
@@ -412,22 +412,7 @@ public final class ConfigLoader {
         }
     }
 
-    /** Strict UTF-8: a file in another encoding is an error, not silently mangled text. */
-    static String readUtf8(Path file) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
-        try {
-            String text = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-            // A byte-order mark (some Windows editors write one) is not part of the first key.
-            return text.startsWith("\uFEFF") ? text.substring(1) : text;
-        } catch (CharacterCodingException e) {
-            throw new IOException("not valid UTF-8 text", e);
-        }
-    }
-
-    private static String describe(Exception e) {
+        private static String describe(Exception e) {
         if (e instanceof java.nio.file.NoSuchFileException) {
             return "no such file";
         }

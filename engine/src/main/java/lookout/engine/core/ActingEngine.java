@@ -42,11 +42,11 @@ import lookout.engine.config.ConfigSource;
  */
 final class ActingEngine implements Engine {
 
-    private final DefaultEngine engine;
+    private final EngineInternals engine;
     private final Actor actor;
     private final Auditor auditor;
 
-    ActingEngine(DefaultEngine engine, Actor actor, Auditor auditor) {
+    ActingEngine(EngineInternals engine, Actor actor, Auditor auditor) {
         this.engine = engine;
         this.actor = actor;
         this.auditor = auditor;
@@ -105,7 +105,7 @@ final class ActingEngine implements Engine {
         args.put("confirmEmpty", request.confirmEmpty());
         args.put("expectedVersion", request.expectedVersion());
         return appliedAs(args, request.dryRun() ? "apply (dry run)" : "apply",
-                () -> engine.applier().applyText(text, request));
+                () -> engine.saveAndApply(text, request));
     }
 
     @Override
@@ -115,7 +115,7 @@ final class ActingEngine implements Engine {
         args.put("file", file == null ? null : file.toString());
         args.put("dryRun", request.dryRun());
         args.put("confirmEmpty", request.confirmEmpty());
-        return appliedAs(args, "reload" + (file == null ? "" : " of " + file), () -> engine.applier().reloadFile(request));
+        return appliedAs(args, "reload" + (file == null ? "" : " of " + file), () -> engine.reloadFromFile(request));
     }
 
     private ApplyOutcome appliedAs(Map<String, Object> args, String summary, Supplier<ApplyOutcome> body) {

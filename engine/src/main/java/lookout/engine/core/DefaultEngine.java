@@ -72,7 +72,7 @@ import lookout.engine.net.Transport;
  * serialised by {@code applyLock}; the event history is guarded by its own lock. Blocking facade
  * calls hop onto the loop and wait.
  */
-public final class DefaultEngine implements Engine, ServiceContext {
+public final class DefaultEngine implements EngineInternals, ServiceContext {
 
     private static final Logger LOG = System.getLogger("lookout.engine");
     private static final int RECENT_EVENTS = 500;
@@ -99,11 +99,8 @@ public final class DefaultEngine implements Engine, ServiceContext {
     private final EngineCommands commands = new EngineCommands(() -> state, () -> scheduler, this::implementer);
     private volatile ConfigStore store;
     private volatile AuditLog auditLog;
-    private volatile Running current;
+    private volatile RunningConfig current;
 
-    /** The running version, its configuration and the file it is written back to (null: none). */
-    record Running(long version, Config config, Path file) {
-    }
 
     // engine-loop confined
     private List<Service> services = List.of();
@@ -199,7 +196,7 @@ public final class DefaultEngine implements Engine, ServiceContext {
             journal.close(); // (opened again by the next start)
             throw e;
         }
-        current = new Running(startVersion, config, file);
+        current = new RunningConfig(startVersion, config, file);
         state = EngineState.RUNNING;
         recordVersion(startVersion, config);
         publish(new EngineEvent.EngineStarted(scheduler.now(), startVersion));
@@ -234,14 +231,15 @@ public final class DefaultEngine implements Engine, ServiceContext {
      * The in-memory apply behind every path ({@link Engine#apply}, {@link ConfigApplier}), not
      * audited: its callers are. Records the new version in {@code STATE_DIR}.
      */
-    ReloadResult applyConfig(Config candidate) {
+    @Override
+    public ReloadResult applyConfig(Config candidate) {
         requireRunning();
         applyLock.lock();
         try {
             ReloadResult r = applyOnLoop(candidate);
             if (r.applied()) {
-                Running before = current;
-                current = new Running(r.version(), candidate, before == null ? null : before.file());
+                RunningConfig before = current;
+                current = new RunningConfig(r.version(), candidate, before == null ? null : before.file());
                 recordVersion(r.version(), candidate);
             }
             return r;
@@ -309,12 +307,14 @@ public final class DefaultEngine implements Engine, ServiceContext {
     }
 
     /** A candidate with problems: recorded as the last reload (and an event); nothing changes. */
-    ReloadResult rejectProblems(ConfigResult candidate) {
+    @Override
+    public ReloadResult rejectProblems(ConfigResult candidate) {
         return recordRejected(candidate.problems());
     }
 
     /** Records a rejected reload for {@code problems}: the snapshot's last reload, and an event. */
-    ReloadResult recordRejected(List<ConfigProblem> problems) {
+    @Override
+    public ReloadResult recordRejected(List<ConfigProblem> problems) {
         requireRunning();
         return onLoop(() -> {
             lastReload = ReloadResult.rejected(version, scheduler.now(), problems);
@@ -340,7 +340,7 @@ public final class DefaultEngine implements Engine, ServiceContext {
 
     @Override
     public ConfigResult parse(String text) {
-        Running r = current;
+        RunningConfig r = current;
         if (r == null) {
             return loader().parse(text, "<text>", null);
         }
@@ -350,7 +350,7 @@ public final class DefaultEngine implements Engine, ServiceContext {
 
     @Override
     public Path configFile() {
-        Running r = current;
+        RunningConfig r = current;
         return r == null ? null : r.file();
     }
 
@@ -385,28 +385,43 @@ public final class DefaultEngine implements Engine, ServiceContext {
         auditor.record(actor, action, args, action, "refused: " + reason, null, null);
     }
 
-    Running current() {
+    @Override
+    public RunningConfig current() {
         return current;
     }
 
-    long currentVersion() {
-        Running r = current;
+    @Override
+    public long currentVersion() {
+        RunningConfig r = current;
         return r == null ? 0 : r.version();
     }
 
-    ConfigLoader loader() {
+    @Override
+    public ConfigLoader loader() {
         return new ConfigLoader(options.environment());
     }
 
-    ConfigStore store() {
+    @Override
+    public ConfigStore store() {
         return store;
     }
 
-    ConfigApplier applier() {
+    @Override
+    public ApplyOutcome saveAndApply(String text, ApplyRequest request) {
+        return applier().applyText(text, request);
+    }
+
+    @Override
+    public ApplyOutcome reloadFromFile(ApplyRequest request) {
+        return applier().reloadFile(request);
+    }
+
+    private ConfigApplier applier() {
         return applier;
     }
 
-    ReentrantLock applyLock() {
+    @Override
+    public ReentrantLock applyLock() {
         return applyLock;
     }
 
@@ -486,7 +501,7 @@ public final class DefaultEngine implements Engine, ServiceContext {
                 LOG.log(Level.ERROR, "service " + svc.name() + " failed to build its snapshot", e);
             }
         }
-        b.metric(Metric.gauge("lookout_config_version", "Running configuration version", version));
+        b.metric(Metric.gauge("lookout_config_version", "RunningConfig configuration version", version));
         b.metric(Metric.gauge("lookout_config_last_reload_ok",
                 "0 when the last reload was rejected or rolled back, else 1", lastReload == null
                         || lastReload.applied() ? 1 : 0));
@@ -581,7 +596,8 @@ public final class DefaultEngine implements Engine, ServiceContext {
         return local.searchNow();
     }
 
-    EngineCommands commands() {
+    @Override
+    public EngineCommands commands() {
         return commands;
     }
 

@@ -161,7 +161,7 @@ class EngineLayersTest {
                 .or().haveFullyQualifiedName("lookout.engine.weighted.OddsCalculator")
                 .or().haveFullyQualifiedName("lookout.engine.health.AntiFlap")
                 .or().haveFullyQualifiedName("lookout.engine.health.AdminState")
-                .or().haveFullyQualifiedName("lookout.engine.core.FailureFold")
+                .or().haveFullyQualifiedName("lookout.engine.api.FailureFold")
                 .or().haveFullyQualifiedName("lookout.engine.pva.pvserve.MonitorFlow")
                 .or().haveFullyQualifiedName("lookout.engine.pva.pvserve.HostedPv")
                 .or().haveFullyQualifiedName("lookout.engine.status.pv.CounterWindow")

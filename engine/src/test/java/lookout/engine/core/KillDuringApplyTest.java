@@ -77,8 +77,10 @@ class KillDuringApplyTest {
                 BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
                 String first = out.readLine();
                 assertThat(first).as("kill %d: the engine starts on what the last kill left", kill).startsWith("started ");
-                // a few applies, then a kill at a random moment of the next ones
-                for (int i = 0; i < 2; i++) {
+                // a few applies — two or three, so that the kill falls after either text whatever
+                // the machine's speed — then a kill at a random moment of the next ones
+                int applies = 2 + random.nextInt(2);
+                for (int i = 0; i < applies; i++) {
                     String line = out.readLine();
                     assertThat(line).as("kill %d", kill).startsWith("applied ");
                     appliesSeen++;
@@ -103,7 +105,7 @@ class KillDuringApplyTest {
             }
             assertThat(Files.readString(dir.resolve("state/version"))).matches("\\d+ [0-9a-f]{64}\n");
         }
-        assertThat(appliesSeen).isEqualTo(2 * KILLS);
+        assertThat(appliesSeen).isBetween(2 * KILLS, 3 * KILLS);
         assertThat(outcomes).as("kills left either text, at different moments").containsExactlyInAnyOrder("A", "B");
         // the last 20 are kept (21 when the kill fell between a backup and the pruning after it);
         // what a killed write left behind goes at the next start
