@@ -581,7 +581,7 @@ final class ChannelSession implements HostedPvs.Session {
             HostedPv pv = channel.pv();
             BitSet overrun = new BitSet();
             BitSet members = flow.take(overrun);
-            byte[] body = pv.updateBody(pv.wireBits(members, mask), pv.memberBits(overrun, mask));
+            byte[] body = pv.updateBody(pv.wireBits(members, mask), pv.overrunBits(overrun, mask));
             ChannelMessages.monitorUpdate(out(), ioid, body);
             host.counters().updatesSent++;
         }

@@ -132,7 +132,7 @@ public final class HostedPv {
     }
 
     /** The wire bits of {@code members} restricted to {@code mask}, one per member: the overrun set. */
-    BitSet memberBits(BitSet members, BitSet mask) {
+    BitSet overrunBits(BitSet members, BitSet mask) {
         BitSet m = (BitSet) members.clone();
         if (mask != null) {
             m.and(mask);

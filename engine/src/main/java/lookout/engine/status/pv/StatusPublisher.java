@@ -60,12 +60,11 @@ final class StatusPublisher {
         for (int i = 0; i < defs.size(); i++) {
             Def d = defs.get(i);
             Object[] display = d instanceof ScalarDef s ? display(s, heapMaxMb) : null;
-            Entry e = new Entry(d, null, display);
-            HostedPv pv = host.publish(prefix + d.suffix(), d.type(), value(e, first.get(i), wall));
-            Entry published = new Entry(d, pv, display);
-            published.last = first.get(i);
-            published.lastPost = now;
-            entries.add(published);
+            HostedPv pv = host.publish(prefix + d.suffix(), d.type(), value(d, display, first.get(i), wall));
+            Entry e = new Entry(d, pv, display);
+            e.last = first.get(i);
+            e.lastPost = now;
+            entries.add(e);
         }
     }
 
@@ -85,7 +84,7 @@ final class StatusPublisher {
             changed.set(e.def instanceof TableDef ? NormativeTypes.TABLE_TIME : NormativeTypes.SCALAR_TIME);
             e.last = r;
             e.lastPost = now;
-            host.post(e.pv, value(e, r, wall), changed);
+            host.post(e.pv, value(e.def, e.display, r, wall), changed);
         }
     }
 
@@ -120,10 +119,10 @@ final class StatusPublisher {
         entries.clear();
     }
 
-    private static Object[] value(Entry e, Reading r, Instant wall) {
+    private static Object[] value(Def def, Object[] display, Reading r, Instant wall) {
         Object[] alarm = NormativeTypes.alarm(r.severity(), r.status(), r.message());
         Object[] time = NormativeTypes.time(wall.getEpochSecond(), wall.getNano());
-        if (e.def instanceof TableDef t) {
+        if (def instanceof TableDef t) {
             Table tab = (Table) r.value();
             String[] labels = new String[t.columns().size()];
             for (int i = 0; i < labels.length; i++) {
@@ -133,7 +132,7 @@ final class StatusPublisher {
                     ? " (the first " + tab.rows() + " of " + tab.total() + " rows)" : "");
             return new Object[] {labels, tab.columns(), descriptor, alarm, time};
         }
-        return new Object[] {r.value(), alarm, time, e.display};
+        return new Object[] {r.value(), alarm, time, display};
     }
 
     private static Object[] display(ScalarDef s, double heapMaxMb) {
