@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import lookout.engine.core.FailureFold;
 
 /**
  * Folds the events of failures that repeat, per subject — an upstream server, a monitored pool
@@ -34,7 +33,7 @@ public final class EventFold {
     public static final Duration LAPSE = Duration.ofMinutes(2);
 
     private final Sink sink;
-    private final FailureFold<String> fold;
+    private final RepeatedFailures<String> fold;
     private final Map<String, Instant> lapsed = new HashMap<>();
 
     /** At most one summary a minute per subject. */
@@ -44,7 +43,7 @@ public final class EventFold {
 
     public EventFold(Sink sink, Duration summaryEvery) {
         this.sink = sink;
-        this.fold = new FailureFold<>(sink::line, summaryEvery.toNanos(), key -> key);
+        this.fold = new RepeatedFailures<>(sink::line, summaryEvery.toNanos(), key -> key);
     }
 
     /**

@@ -42,12 +42,14 @@ import lookout.engine.config.ConfigSource;
  */
 final class ActingEngine implements Engine {
 
-    private final DefaultEngine engine;
+    private final EngineCore engine;
+    private final ConfigApplier applier;
     private final Actor actor;
     private final Auditor auditor;
 
-    ActingEngine(DefaultEngine engine, Actor actor, Auditor auditor) {
+    ActingEngine(EngineCore engine, ConfigApplier applier, Actor actor, Auditor auditor) {
         this.engine = engine;
+        this.applier = applier;
         this.actor = actor;
         this.auditor = auditor;
     }
@@ -105,7 +107,7 @@ final class ActingEngine implements Engine {
         args.put("confirmEmpty", request.confirmEmpty());
         args.put("expectedVersion", request.expectedVersion());
         return appliedAs(args, request.dryRun() ? "apply (dry run)" : "apply",
-                () -> engine.applier().applyText(text, request));
+                () -> applier.applyText(text, request));
     }
 
     @Override
@@ -115,7 +117,7 @@ final class ActingEngine implements Engine {
         args.put("file", file == null ? null : file.toString());
         args.put("dryRun", request.dryRun());
         args.put("confirmEmpty", request.confirmEmpty());
-        return appliedAs(args, "reload" + (file == null ? "" : " of " + file), () -> engine.applier().reloadFile(request));
+        return appliedAs(args, "reload" + (file == null ? "" : " of " + file), () -> applier.reloadFile(request));
     }
 
     private ApplyOutcome appliedAs(Map<String, Object> args, String summary, Supplier<ApplyOutcome> body) {

@@ -72,7 +72,7 @@ import lookout.engine.net.Transport;
  * serialised by {@code applyLock}; the event history is guarded by its own lock. Blocking facade
  * calls hop onto the loop and wait.
  */
-public final class DefaultEngine implements Engine, ServiceContext {
+public final class DefaultEngine implements EngineCore, ServiceContext {
 
     private static final Logger LOG = System.getLogger("lookout.engine");
     private static final int RECENT_EVENTS = 500;
@@ -101,10 +101,6 @@ public final class DefaultEngine implements Engine, ServiceContext {
     private volatile AuditLog auditLog;
     private volatile Running current;
 
-    /** The running version, its configuration and the file it is written back to (null: none). */
-    record Running(long version, Config config, Path file) {
-    }
-
     // engine-loop confined
     private List<Service> services = List.of();
     private Config running;
@@ -125,7 +121,7 @@ public final class DefaultEngine implements Engine, ServiceContext {
             this.scheduler = options.scheduler();
         }
         this.auditor = new Auditor(() -> auditLog, () -> scheduler, this::publish);
-        this.local = new ActingEngine(this, Actor.CONSOLE, auditor);
+        this.local = new ActingEngine(this, applier, Actor.CONSOLE, auditor);
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -234,7 +230,8 @@ public final class DefaultEngine implements Engine, ServiceContext {
      * The in-memory apply behind every path ({@link Engine#apply}, {@link ConfigApplier}), not
      * audited: its callers are. Records the new version in {@code STATE_DIR}.
      */
-    ReloadResult applyConfig(Config candidate) {
+    @Override
+    public ReloadResult applyConfig(Config candidate) {
         requireRunning();
         applyLock.lock();
         try {
@@ -309,12 +306,14 @@ public final class DefaultEngine implements Engine, ServiceContext {
     }
 
     /** A candidate with problems: recorded as the last reload (and an event); nothing changes. */
-    ReloadResult rejectProblems(ConfigResult candidate) {
+    @Override
+    public ReloadResult rejectProblems(ConfigResult candidate) {
         return recordRejected(candidate.problems());
     }
 
     /** Records a rejected reload for {@code problems}: the snapshot's last reload, and an event. */
-    ReloadResult recordRejected(List<ConfigProblem> problems) {
+    @Override
+    public ReloadResult recordRejected(List<ConfigProblem> problems) {
         requireRunning();
         return onLoop(() -> {
             lastReload = ReloadResult.rejected(version, scheduler.now(), problems);
@@ -356,7 +355,7 @@ public final class DefaultEngine implements Engine, ServiceContext {
 
     @Override
     public Engine actingAs(Actor actor) {
-        return new ActingEngine(this, actor, auditor);
+        return new ActingEngine(this, applier, actor, auditor);
     }
 
     @Override
@@ -385,28 +384,29 @@ public final class DefaultEngine implements Engine, ServiceContext {
         auditor.record(actor, action, args, action, "refused: " + reason, null, null);
     }
 
-    Running current() {
+    @Override
+    public Running current() {
         return current;
     }
 
-    long currentVersion() {
+    @Override
+    public long currentVersion() {
         Running r = current;
         return r == null ? 0 : r.version();
     }
 
-    ConfigLoader loader() {
+    @Override
+    public ConfigLoader loader() {
         return new ConfigLoader(options.environment());
     }
 
-    ConfigStore store() {
+    @Override
+    public ConfigStore store() {
         return store;
     }
 
-    ConfigApplier applier() {
-        return applier;
-    }
-
-    ReentrantLock applyLock() {
+    @Override
+    public ReentrantLock applyLock() {
         return applyLock;
     }
 
@@ -570,7 +570,8 @@ public final class DefaultEngine implements Engine, ServiceContext {
         return local.searchNow();
     }
 
-    EngineCommands commands() {
+    @Override
+    public EngineCommands commands() {
         return commands;
     }
 
