@@ -122,7 +122,7 @@ final class ConfigApplier {
             try {
                 previous = ConfigStore.read(file);
             } catch (IOException e) {
-                return outcome(Status.FAILED, cur, diff, List.of(), "cannot read " + file + ": " + reason(e)
+                return outcome(Status.UNWRITABLE, cur, diff, List.of(), "cannot read " + file + ": " + reason(e)
                         + "; nothing applied", null);
             }
             onDisk = previous == null ? null : ConfigStore.sha256(previous);
@@ -144,7 +144,7 @@ final class ConfigApplier {
             try {
                 pending = AtomicFiles.prepare(file, text.getBytes(StandardCharsets.UTF_8), null);
             } catch (IOException | RuntimeException e) {
-                return outcome(Status.FAILED, cur, diff, List.of(), "cannot write " + file + ": " + reason(e)
+                return outcome(Status.UNWRITABLE, cur, diff, List.of(), "cannot write " + file + ": " + reason(e)
                         + "; nothing applied", onDisk);
             }
         }
