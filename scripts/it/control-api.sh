@@ -3,7 +3,9 @@
 #   - STATE_DIR/control.token made at the first start, mode 0600;
 #   - an apply without the token: 401, nothing changed; with it: the file written back, the old one
 #     in STATE_DIR/backups, a line in STATE_DIR/audit.log;
-#   - a file edited by hand is not overwritten (409); SIGHUP on a file truncated to nothing is
+#   - lookout ctl: status, diff (a read, not audited), apply refused without the token and saved
+#     with it;
+#   - a file edited by hand is not overwritten (409 "edited", both hashes); SIGHUP on a file truncated to nothing is
 #     refused and the engine keeps serving;
 #   - the listener over TLS (an elliptic-curve certificate made now with openssl), read with curl.
 # Bounded waits; nothing leaves 127.0.0.1.
@@ -95,10 +97,35 @@ grep -q '"action":"apply".*"result":"refused: ' "$state/audit.log" || fail "the 
 grep -q '"token":"operator".*"action":"apply".*"result":"ok"' "$state/audit.log" || fail "the apply is not in audit.log"
 pass "apply: 401 without the token (nothing changed); with it 200, written back, backup kept, both audited"
 
+# lookout ctl from the image: a diff is a read (no token, not audited); apply without a token is
+# refused (exit 1) and audited; with the engine's own token it applies and saves
+ctl() { "$lookout" ctl --engine "$api" "$@"; }
+ctl status > "$work/ctl.out" || fail "ctl status failed"
+grep -q "^configuration  version 2, " "$work/ctl.out" || { cat "$work/ctl.out" >&2; fail "ctl status does not show version 2"; }
+sed 's/cache_size => 2000/cache_size => 3000/' "$conf" > "$work/third.conf"
+audited=$(wc -l < "$state/audit.log")
+ctl diff "$work/third.conf" > "$work/ctl.out" || fail "ctl diff failed"
+grep -q 'resolver.cache_size: 2000 -> 3000' "$work/ctl.out" || { cat "$work/ctl.out" >&2; fail "ctl diff shows no change"; }
+[[ $(wc -l < "$state/audit.log") == "$audited" ]] || fail "a dry run (ctl diff) was audited"
+set +e
+ctl apply "$work/third.conf" > "$work/ctl.out" 2> "$work/ctl.err"
+rc=$?
+set -e
+[[ $rc == 1 ]] || fail "ctl apply without a token exited $rc, expected 1"
+grep -q "refused: this needs an operator's token" "$work/ctl.err" || { cat "$work/ctl.err" >&2; fail "ctl apply without a token: no reason"; }
+[[ $(wc -l < "$state/audit.log") == $((audited + 1)) ]] || fail "ctl's refused apply is not audited"
+grep -q 'cache_size => 2000' "$conf" || fail "ctl's refused apply changed the file"
+ctl --token-file "$token" apply "$work/third.conf" > "$work/ctl.out" || { cat "$work/ctl.out" >&2; fail "ctl apply with the token failed"; }
+grep -q '^version 3 applied (1 change); saved to ' "$work/ctl.out" || { cat "$work/ctl.out" >&2; fail "ctl apply did not say where it saved"; }
+cmp -s "$conf" "$work/third.conf" || fail "ctl's apply was not written back"
+pass "ctl: status, diff as a read (not audited), apply refused without a token (exit 1, audited), applied and saved with it"
+
 echo "# edited by hand" >> "$conf"
 code=$(curl -s --max-time 30 -o "$work/r.json" -w '%{http_code}' -H "Authorization: Bearer $(cat "$token")" \
     -H 'Content-Type: application/json' --data-binary @<(body "$work/next.conf") "$api/api/v1/config")
 [[ $code == 409 ]] || fail "an apply over a hand-edited file answered $code, expected 409"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["conflict"]=="edited" and len(r["running"])==64 and len(r["onDisk"])==64 and r["running"]!=r["onDisk"], r' \
+    "$work/r.json" || fail "the 409 does not name the conflict and both hashes"
 tail -1 "$conf" | grep -q '^# edited by hand$' || fail "the hand edit was overwritten"
 pass "a file edited by hand is not overwritten (409, both hashes named)"
 
@@ -106,9 +133,9 @@ printf '# truncated\n' > "$conf"
 kill -HUP "$pid"
 for _ in $(seq 1 40); do grep -q 'not reloaded: the configuration configures no service' "$work/engine.log" && break; sleep 0.5; done
 grep -q 'not reloaded: the configuration configures no service' "$work/engine.log" || fail "SIGHUP on an empty file was not refused"
-curl -fsS --max-time 10 "$api/metrics" | grep -q '^lookout_config_version 2$' || fail "the refused reload changed the version"
+curl -fsS --max-time 10 "$api/metrics" | grep -q '^lookout_config_version 3$' || fail "the refused reload changed the version"
 grep -q '"peer":"signal".*"result":"refused: ' "$state/audit.log" || fail "the refused SIGHUP is not in audit.log"
-pass "SIGHUP on a file truncated to nothing: refused, the engine keeps version 2, audited as signal"
+pass "SIGHUP on a file truncated to nothing: refused, the engine keeps version 3, audited as signal"
 stop_engine
 
 # TLS, with a certificate made now (nothing of it ships)

@@ -228,8 +228,9 @@ public final class ConsoleWindow implements AutoCloseable {
      * Apply through the gateway; when it starts the engine (opened on an invalid file), the history
      * is kept from then on in the started configuration's state directory.
      */
-    private java.util.concurrent.CompletableFuture<lookout.engine.api.ReloadResult> applyAndKeepHistory(ConfigResult r) {
-        return gateway.apply(r).thenApply(res -> {
+    private java.util.concurrent.CompletableFuture<lookout.engine.api.ApplyOutcome> applyAndKeepHistory(ConfigResult r,
+            lookout.engine.api.ApplyRequest request) {
+        return gateway.apply(r, request).thenApply(res -> {
             if (res != null && res.applied() && r.config() != null) {
                 keepHistoryIn(r.config());
             }
@@ -313,7 +314,11 @@ public final class ConsoleWindow implements AutoCloseable {
         a.setHeaderText("The Configuration pane has edits that are not applied.");
         String readOnly = configVm.readOnlyProperty().get();
         a.setContentText(readOnly.isEmpty()
-                ? "Save and apply hands them to the engine, which applies them and saves them to its configuration file."
+                ? (gateway.configFile() == null
+                        ? "Save and apply hands them to the engine, which applies them in memory only (the embedded"
+                                + " default has no file)."
+                        : "Save and apply hands them to the engine, which applies them and saves them to "
+                                + gateway.configFile() + ".")
                         + " Discard drops them. Cancel keeps the window open."
                 : "They cannot be applied from here (" + readOnly + "). Discard drops them; Cancel keeps the window open.");
         a.initOwner(stage);

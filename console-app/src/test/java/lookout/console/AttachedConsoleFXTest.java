@@ -16,6 +16,7 @@ import javafx.stage.Stage;
 import javafx.stage.WindowEvent;
 import lookout.console.pools.PoolRow;
 import lookout.console.remote.RemoteEngine;
+import lookout.engine.api.AuditRecord;
 import lookout.engine.api.PoolsSnapshot;
 import lookout.engine.config.ConfigLoader;
 import org.junit.jupiter.api.AfterEach;
@@ -124,7 +125,7 @@ class AttachedConsoleFXTest {
     @Test
     void showsItsPanesAndForcesAPoolItemThroughTheApi(FxRobot robot) throws Exception {
         window = open(robot, stage, engine.operatorToken);
-        assertThat(fx(stage::getTitle)).isEqualTo("Lookout — fx-engine (" + engine.file + ") at " + engine.server.url());
+        assertThat(fx(stage::getTitle)).isEqualTo("Lookout — fx-engine (" + engine.file + ") at " + engine.url);
         waitFor(() -> text(robot, "#statusConnection").equals("Attached to fx-engine"));
         waitFor(() -> text(robot, "#statusEngine").equals("Engine: RUNNING"));
         waitFor(() -> text(robot, "#statusVersion").startsWith("Configuration: version 1"));
@@ -147,8 +148,12 @@ class AttachedConsoleFXTest {
         assertThat(fx(a::forced)).startsWith("DOWN");
         assertThat(engine.headless.engine().snapshot().pools().forced()).extracting(PoolsSnapshot.PoolForced::key)
                 .containsExactly("127.0.0.11/*");
-        assertThat(engine.server.requests()).filteredOn(r -> r.path().equals("/api/v1/pools/force")).singleElement()
-                .satisfies(r -> assertThat(r.authorization()).isEqualTo("Bearer fx-operator-secret"));
+        assertThat(engine.audit()).singleElement().satisfies(r -> {
+            assertThat(r.action()).isEqualTo("force");
+            assertThat(r.token()).as("the console's token, through the API").isEqualTo("operator");
+            assertThat(r.peer()).startsWith("127.0.0.1:");
+            assertThat(r.result()).isEqualTo("ok");
+        });
         // the engine's event came over the event stream into the Events pane
         waitFor(() -> fx(() -> window.eventsViewModel().rows().stream()
                 .anyMatch(r -> r.message().contains("forced state 127.0.0.11/* = DOWN"))));
@@ -162,7 +167,7 @@ class AttachedConsoleFXTest {
         engine.close();
         waitFor(() -> text(robot, "#statusDataAge").startsWith("Data: STALE"));
         waitFor(() -> text(robot, "#statusConnection").startsWith("Connection LOST to fx-engine"));
-        assertThat(text(robot, "#statusConnection")).contains("cannot reach " + engine.server.url());
+        assertThat(text(robot, "#statusConnection")).contains("cannot reach " + engine.url);
         assertThat(text(robot, "#statusEngine")).isEqualTo("Engine: UNREACHABLE");
         assertThat(fx(() -> robot.lookup("#statusConnection").query().getStyleClass())).contains("level-alarm");
     }
@@ -198,7 +203,12 @@ class AttachedConsoleFXTest {
         // the keyboard shortcut reaches the view model, which refuses too
         robot.interact(() -> window.configViewModel().apply());
         assertThat(fx(() -> window.configViewModel().messageProperty().get())).isEqualTo("Not applied: " + RemoteEngine.VIEWER);
-        assertThat(engine.server.requests()).noneMatch(r -> r.method().equals("POST") && !r.path().equals("/api/v1/pools/what-if"));
+        // nothing was even asked: a refused write would be in the audit log
+        assertThat(engine.audit()).isEmpty();
+        for (String write : List.of("/api/v1/config", "/api/v1/pools/force", "/api/v1/pools/release", "/api/v1/pva/search",
+                "/api/v1/pva/discovery-ping")) {
+            assertThat(engine.requests(write)).as(write).isZero();
+        }
     }
 
     @Test
@@ -221,8 +231,87 @@ class AttachedConsoleFXTest {
         waitFor(() -> !fx(stage::isShowing));
         assertThat(engine.headless.engine().snapshot().config().version()).isEqualTo(2);
         assertThat(engine.headless.engine().snapshot().config().text()).isEqualTo(edited);
-        assertThat(engine.server.requests()).filteredOn(r -> r.method().equals("POST") && r.path().equals("/api/v1/config"))
-                .isNotEmpty();
+        // the engine's persistence path: saved to its file, the previous kept, audited as this console's token
+        assertThat(Files.readString(engine.file)).isEqualTo(edited);
+        assertThat(Files.readString(engine.dir.resolve("state/backups/lookout.conf.1"))).isNotEqualTo(edited)
+                .contains("up_thresh => 0.25");
+        assertThat(engine.audit()).singleElement().satisfies(a -> {
+            assertThat(a.action()).isEqualTo("apply");
+            assertThat(a.token()).isEqualTo("operator");
+            assertThat(a.result()).isEqualTo("ok");
+            assertThat(a.args()).containsEntry("saved", engine.file.toString()).containsEntry("expectedVersion", 1L);
+        });
+    }
+
+    private Button applyButton(FxRobot robot) {
+        return (Button) robot.lookup(".button").match(n -> "_Apply…".equals(((Button) n).getText())).query();
+    }
+
+    @Test
+    void aFileEditedOnDiskIsOverwrittenOnlyAfterTheOperatorSaysSo(FxRobot robot) throws Exception {
+        window = open(robot, stage, engine.operatorToken);
+        waitFor(() -> fx(() -> window.configViewModel().runningVersionProperty().get() == 1));
+        String original = Files.readString(engine.file);
+        String byHand = original + "# edited by hand on the server\n";
+        Files.writeString(engine.file, byHand);
+        String edited = original.replace("up_thresh => 0.25", "up_thresh => 0.5");
+        robot.interact(() -> {
+            window.mainView().select(ConsoleWindow.CONFIGURATION);
+            window.configViewModel().textProperty().set(edited);
+        });
+
+        // first time: the diff, then the engine's refusal, offered as Overwrite; Cancel leaves everything
+        robot.clickOn(applyButton(robot));
+        waitFor(() -> visible(robot, "#confirmApply") != null);
+        robot.clickOn(visible(robot, "#confirmApply"));
+        waitFor(() -> visible(robot, "#confirmOverwrite") != null);
+        assertThat(fx(() -> window.configViewModel().messageProperty().get())).isEqualTo("Not applied: the configuration"
+                + " file was changed on disk since the engine loaded it.");
+        assertThat(fx(() -> ((javafx.scene.control.DialogPane) visible(robot, ".dialog-pane")).getContentText()))
+                .as("the dialog has the engine's words: which file, both hashes")
+                .startsWith(engine.file + " was changed on disk since the engine loaded it (sha256 on disk ");
+        robot.clickOn(visible(robot, "#cancelWayPast"));
+        assertThat(Files.readString(engine.file)).isEqualTo(byHand);
+        assertThat(engine.headless.engine().snapshot().config().version()).isEqualTo(1);
+
+        // again, and Overwrite: the editor's text is saved, the hand edit kept as a backup
+        robot.clickOn(applyButton(robot));
+        waitFor(() -> visible(robot, "#confirmApply") != null);
+        robot.clickOn(visible(robot, "#confirmApply"));
+        waitFor(() -> visible(robot, "#confirmOverwrite") != null);
+        robot.clickOn(visible(robot, "#confirmOverwrite"));
+        // (the engine runs version 2 a moment before the file is renamed into place: the outcome comes after both)
+        waitFor(() -> fx(() -> window.configViewModel().messageProperty().get()).equals("Version 2 applied (1 change), saved to "
+                + engine.file + " (the previous file kept as lookout.conf.1)."));
+        assertThat(engine.headless.engine().snapshot().config().version()).isEqualTo(2);
+        assertThat(Files.readString(engine.file)).isEqualTo(edited);
+        assertThat(Files.readString(engine.dir.resolve("state/backups/lookout.conf.1"))).isEqualTo(byHand);
+        // both refusals (Cancel, then the one Overwrite answered) and the forced apply
+        assertThat(engine.audit()).extracting(AuditRecord::result).satisfiesExactly(
+                r -> assertThat(r).startsWith("refused: " + engine.file + " was changed on disk"),
+                r -> assertThat(r).startsWith("refused: " + engine.file + " was changed on disk"),
+                r -> assertThat(r).isEqualTo("ok"));
+        assertThat(engine.audit().get(2).args()).containsEntry("force", true);
+    }
+
+    @Test
+    void aTextThatWouldRemoveEveryServiceIsOfferedAndCanBeLeft(FxRobot robot) throws Exception {
+        window = open(robot, stage, engine.operatorToken);
+        waitFor(() -> fx(() -> window.configViewModel().runningVersionProperty().get() == 1));
+        robot.interact(() -> {
+            window.mainView().select(ConsoleWindow.CONFIGURATION);
+            window.configViewModel().textProperty().set("# nothing left\n");
+        });
+        robot.clickOn(applyButton(robot));
+        waitFor(() -> visible(robot, "#confirmApply") != null);
+        robot.clickOn(visible(robot, "#confirmApply"));
+        waitFor(() -> visible(robot, "#confirmEmpty") != null);
+        assertThat(fx(() -> window.configViewModel().messageProperty().get()))
+                .isEqualTo("Not applied: this configuration would remove every service.");
+        robot.clickOn(visible(robot, "#cancelWayPast"));
+        assertThat(engine.headless.engine().snapshot().config().version()).isEqualTo(1);
+        assertThat(engine.audit()).as("the engine's refusal of the apply, audited")
+                .extracting(AuditRecord::result).singleElement().asString().startsWith("refused: ");
     }
 
     @Test

@@ -16,7 +16,6 @@ import lookout.console.fleet.FleetRow;
 import lookout.console.fleet.FleetWindow;
 import lookout.console.gateway.FleetGateway;
 import lookout.console.remote.EngineUrl;
-import lookout.console.remote.FakeControlServer;
 import lookout.console.remote.RemoteEngine;
 import lookout.console.remote.TestEngine;
 import org.junit.jupiter.api.AfterEach;
@@ -27,25 +26,26 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
-/** Issue 14: the fleet view lists two engines live, shows one in failover and one lost, and drills down. */
+/**
+ * Issue 14: the fleet view lists two engines live (real engines serving the control API on
+ * loopback), shows one in failover and one lost, and drills down.
+ */
 @ExtendWith(ApplicationExtension.class)
 class FleetViewFXTest {
 
     private TestEngine east;
     private TestEngine west;
-    private FakeControlServer eastApi;
-    private FakeControlServer westApi;
+    private String eastUrl;
     private FleetWindow window;
     private final List<RemoteEngine> opened = new CopyOnWriteArrayList<>();
 
     @Start
     void start(Stage stage) throws Exception {
-        east = TestEngine.start(Files.createDirectories(Files.createTempDirectory("lookout-fleet").resolve("east")), false);
-        west = TestEngine.start(Files.createDirectories(Files.createTempDirectory("lookout-fleet").resolve("west")), false);
-        eastApi = new FakeControlServer(east.engine, null, "east").configFile(east.file.toString());
-        westApi = new FakeControlServer(west.engine, null, "west").configFile(west.file.toString());
-        FleetGateway gateway = new FleetGateway(List.of(new FleetGateway.Member(EngineUrl.parse(eastApi.url()), null),
-                new FleetGateway.Member(EngineUrl.parse(westApi.url()), null)), Platform::runLater, 200);
+        east = TestEngine.serving(Files.createDirectories(Files.createTempDirectory("lookout-fleet").resolve("east")), "east");
+        west = TestEngine.serving(Files.createDirectories(Files.createTempDirectory("lookout-fleet").resolve("west")), "west");
+        eastUrl = east.url();
+        FleetGateway gateway = new FleetGateway(List.of(new FleetGateway.Member(EngineUrl.parse(eastUrl), null),
+                new FleetGateway.Member(EngineUrl.parse(west.url()), null)), Platform::runLater, 200);
         window = new FleetWindow(gateway, opened::add);
         window.show(stage);
     }
@@ -56,8 +56,6 @@ class FleetViewFXTest {
         for (RemoteEngine r : opened) {
             r.stop();
         }
-        eastApi.close();
-        westApi.close();
         east.close();
         west.close();
     }
@@ -80,7 +78,7 @@ class FleetViewFXTest {
         waitFor(() -> fx(() -> e.state().equals("RUNNING") && w.state().equals("RUNNING")));
         assertThat(fx(e::name)).isEqualTo("east");
         assertThat(fx(w::name)).isEqualTo("west");
-        assertThat(fx(e::url)).isEqualTo(eastApi.url());
+        assertThat(fx(e::url)).isEqualTo(eastUrl);
         assertThat(fx(w::configVersion)).isEqualTo("v1");
         assertThat(fx(w::resolver)).isEqualTo("no upstreams");
         assertThat(fx(w::inFlight)).isEqualTo("0/4096");
@@ -102,12 +100,12 @@ class FleetViewFXTest {
         robot.clickOn("#openConsole");
         waitFor(() -> opened.size() == 1);
         assertThat(opened.get(0).identity().engine()).isEqualTo("west");
-        assertThat(opened.get(0).url().base()).isEqualTo(westApi.url());
+        assertThat(opened.get(0).url().base()).isEqualTo(west.url());
 
         // east goes away: its row says so, the rest stays
-        eastApi.close();
+        east.close();
         waitFor(() -> fx(e::state).equals("UNREACHABLE"));
-        assertThat(fx(e::problem)).startsWith("cannot reach " + eastApi.url());
+        assertThat(fx(e::problem)).startsWith("cannot reach " + eastUrl);
         assertThat(fx(e::level).name()).isEqualTo("ALARM");
         assertThat(fx(e::name)).as("the name seen before stays").isEqualTo("east");
         assertThat(fx(() -> robot.lookup("#fleetSummary").queryAs(Label.class).getText()))

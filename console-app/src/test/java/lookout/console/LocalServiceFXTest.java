@@ -11,7 +11,6 @@ import javafx.scene.control.DialogPane;
 import javafx.stage.Stage;
 import lookout.console.cli.Attach;
 import lookout.console.remote.EngineUrl;
-import lookout.console.remote.FakeControlServer;
 import lookout.console.remote.TestEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,23 +28,20 @@ import org.testfx.util.WaitForAsyncUtils;
 class LocalServiceFXTest {
 
     private TestEngine local;
-    private FakeControlServer server;
 
     @Start
     void start(Stage stage) throws Exception {
-        local = TestEngine.start(Files.createTempDirectory("lookout-local"), false);
-        server = new FakeControlServer(local.engine, null, "control-room").configFile("/etc/lookout/lookout.conf");
+        local = TestEngine.serving(Files.createTempDirectory("lookout-local"), "control-room");
     }
 
     @AfterEach
     void stop() {
-        server.close();
         local.close();
     }
 
     @Test
     void aServiceOnThePortIsFoundAndTheOperatorChooses(FxRobot robot) throws Exception {
-        Attach.LocalService found = Attach.probe(EngineUrl.parse(server.url()), Map.of());
+        Attach.LocalService found = Attach.probe(EngineUrl.parse(local.url()), Map.of());
         assertThat(found).isNotNull();
         assertThat(found.identity().engine()).isEqualTo("control-room");
 
@@ -56,8 +52,8 @@ class LocalServiceFXTest {
                     && n.getScene().getWindow().isShowing()).tryQuery().isPresent());
             String header = WaitForAsyncUtils.asyncFx(() -> robot.lookup(".dialog-pane").match(n -> n.getScene().getWindow()
                     .isShowing()).queryAs(DialogPane.class).getHeaderText()).get(10, TimeUnit.SECONDS);
-            assertThat(header).isEqualTo("A Lookout engine is already running here: control-room (/etc/lookout/lookout.conf) at "
-                    + server.url() + ".");
+            assertThat(header).isEqualTo("A Lookout engine is already running here: control-room (" + local.file + ") at "
+                    + local.url() + ".");
             robot.clickOn(robot.lookup(choice).match(n -> n.isVisible() && n.getScene().getWindow().isShowing()).queryButton());
             assertThat(embedded.get(10, TimeUnit.SECONDS)).isEqualTo(choice.equals("#runEmbedded"));
         }

@@ -504,7 +504,9 @@ public final class Ctl {
     private int apply() {
         Path f = Path.of(args.operands().get(0));
         String text = readFile(f);
-        ApplyResult dry = ApplyResult.of(postConfig(new ApplyResult.Request(text, true, false, args.confirmEmpty(), 0)));
+        // the dry run is refused as the apply would be: with the same options, so that --force and
+        // --confirm-empty get past it as they will get past the apply
+        ApplyResult dry = ApplyResult.of(postConfig(new ApplyResult.Request(text, true, args.force(), args.confirmEmpty(), 0)));
         if (!args.json()) {
             printDiff(f, dry);
         }
@@ -532,21 +534,14 @@ public final class Ctl {
         return EXIT_OK;
     }
 
-    /** Which option would get past a 409, by the contract's {@code conflict} member or the answer's shape. */
+    /** Which option would get past a 409, by the contract's {@code conflict} member. */
     static String conflictHint(ControlException e) {
-        Object body = e.body();
-        String conflict = Json.string(body, "conflict");
-        if ("edited".equals(conflict) || Json.member(body, "onDisk") != null) {
-            return "--force applies it over the hand-edited file";
-        }
-        String error = String.valueOf(Json.string(body, "error")).toLowerCase(Locale.ROOT);
-        if ("empty".equals(conflict) || error.contains("every service") || error.contains("empty")) {
-            return "--confirm-empty applies it anyway";
-        }
-        if ("version".equals(conflict) || error.contains("version")) {
-            return "the running configuration changed meanwhile: run diff again";
-        }
-        return null;
+        return switch (String.valueOf(Json.string(e.body(), "conflict"))) {
+            case "edited" -> "--force applies it over the hand-edited file";
+            case "empty" -> "--confirm-empty applies it anyway";
+            case "version" -> "the running configuration changed meanwhile: run diff again";
+            default -> null;
+        };
     }
 
     // ------------------------------------------------------------------ commands

@@ -188,8 +188,37 @@ public final class ConfigView {
             Button ok = (Button) confirm.getDialogPane().lookupButton(ButtonType.OK);
             ok.setId("confirmApply");
             ok.setText("Apply");
-            confirm.showAndWait().filter(b -> b == ButtonType.OK).ifPresent(b -> vm.apply());
+            confirm.showAndWait().filter(b -> b == ButtonType.OK).ifPresent(b -> vm.apply().thenAccept(this::offerWayPast));
         });
+    }
+
+    /**
+     * A refusal the operator may override (the file edited on disk, a text that removes every
+     * service): asked once more, in so many words; Overwrite (or Apply anyway) applies with the
+     * option that gets past it.
+     */
+    private void offerWayPast(lookout.engine.api.ApplyOutcome refused) {
+        lookout.engine.api.ApplyRequest past = vm.wayPast(refused);
+        if (past == null) {
+            return;
+        }
+        boolean edited = refused.status() == lookout.engine.api.ApplyOutcome.Status.EDITED_ON_DISK;
+        Alert a = new Alert(Alert.AlertType.WARNING, "", ButtonType.CANCEL);
+        ButtonType go = new ButtonType(edited ? "Overwrite" : "Apply anyway", javafx.scene.control.ButtonBar.ButtonData.OK_DONE);
+        a.getButtonTypes().add(0, go);
+        a.setTitle(edited ? "Configuration file edited on disk" : "Every service removed");
+        a.setHeaderText(edited ? "The configuration file was changed on disk since the engine loaded it."
+                : "This configuration would remove every service.");
+        a.setContentText(refused.message() + (edited
+                ? "\n\nOverwrite replaces the file on disk with the editor's text (its present content is kept as a"
+                        + " numbered backup). Cancel leaves the file and the engine as they are."
+                : "\n\nApply anyway stops the resolver, the pools, PVA and the status endpoint. Cancel leaves them running."));
+        if (editor.getScene() != null) {
+            a.initOwner(editor.getScene().getWindow());
+        }
+        ((Button) a.getDialogPane().lookupButton(go)).setId(edited ? "confirmOverwrite" : "confirmEmpty");
+        ((Button) a.getDialogPane().lookupButton(ButtonType.CANCEL)).setId("cancelWayPast");
+        a.showAndWait().filter(b -> b == go).ifPresent(b -> vm.apply(past));
     }
 
     @FXML

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.function.Function;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.BooleanProperty;
@@ -22,7 +21,8 @@ import javafx.collections.ObservableList;
 import lookout.engine.api.ConfigStatus;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.PoolsSnapshot;
-import lookout.engine.api.ReloadResult;
+import lookout.engine.api.ApplyOutcome;
+import lookout.engine.api.ApplyRequest;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigDiff;
 import lookout.engine.config.ConfigLoader;
@@ -53,6 +53,16 @@ public final class ConfigViewModel {
     }
 
     /**
+     * How the editor's text is applied: the gateway's {@code apply}, the engine's operator apply
+     * (validated again, saved to its file, refused when the file was edited by hand or the text
+     * would remove every service); completes on the UI thread.
+     */
+    @FunctionalInterface
+    public interface Applier {
+        CompletableFuture<ApplyOutcome> apply(ConfigResult candidate, ApplyRequest request);
+    }
+
+    /**
      * The odds a configuration's weighted pools give under the engine's current monitor and forced
      * states ({@code EngineGateway::candidateOdds}); completes on the UI thread.
      */
@@ -65,7 +75,7 @@ public final class ConfigViewModel {
     private final Differ differ;
     private final Executor background;
     private final Executor ui;
-    private final Function<ConfigResult, CompletableFuture<ReloadResult>> apply;
+    private final Applier apply;
     private final OddsSource odds;
     /** Where applied versions are kept across restarts; null until the state directory is known. */
     private HistoryStore store;
@@ -89,27 +99,31 @@ public final class ConfigViewModel {
     private long generation;
     /** Bumped on every diff so that late odds land only on the diff they belong to. */
     private long diffSeq;
+    /** The newest version an apply of this console made (snapshots may not show it yet). */
+    private long appliedVersion;
+    /** The request of the last apply, for the way past its refusal ({@link #wayPast}). */
+    private ApplyRequest lastRequest = ApplyRequest.plain();
 
     /** The console's wiring: the engine's own parser and diff. */
     public ConfigViewModel(ConfigLoader loader, Executor background, Executor ui,
-                           Function<ConfigResult, CompletableFuture<ReloadResult>> apply) {
+                           Applier apply) {
         this(loader::parse, ConfigLoader::diff, background, ui, apply, null);
     }
 
     /** The console's wiring with odds before → after in the diff. */
     public ConfigViewModel(ConfigLoader loader, Executor background, Executor ui,
-                           Function<ConfigResult, CompletableFuture<ReloadResult>> apply, OddsSource odds) {
+                           Applier apply, OddsSource odds) {
         this(loader::parse, ConfigLoader::diff, background, ui, apply, odds);
     }
 
     public ConfigViewModel(Parser parser, Differ differ, Executor background, Executor ui,
-                           Function<ConfigResult, CompletableFuture<ReloadResult>> apply) {
+                           Applier apply) {
         this(parser, differ, background, ui, apply, null);
     }
 
     /** {@code odds} may be null: the diff then says no odds. */
     public ConfigViewModel(Parser parser, Differ differ, Executor background, Executor ui,
-                           Function<ConfigResult, CompletableFuture<ReloadResult>> apply, OddsSource odds) {
+                           Applier apply, OddsSource odds) {
         this.odds = odds;
         this.loader = Objects.requireNonNull(parser);
         this.differ = Objects.requireNonNull(differ);
@@ -391,8 +405,18 @@ public final class ConfigViewModel {
         }
     }
 
-    /** Validates and applies. Problems: nothing applied, they are listed. */
-    public CompletableFuture<ReloadResult> apply() {
+    /**
+     * Validates and applies, against the version the editor shows (an apply by someone else in
+     * between is refused: {@link ApplyOutcome.Status#VERSION_MISMATCH}). Problems: nothing
+     * applied, they are listed. Completes with null when nothing was asked of the engine.
+     */
+    public CompletableFuture<ApplyOutcome> apply() {
+        long expected = Math.max(runningVersion.get(), appliedVersion);
+        return apply(expected > 0 ? ApplyRequest.plain().expecting(expected) : ApplyRequest.plain());
+    }
+
+    /** {@link #apply()} with these options (the way past a refusal: {@link #wayPast}). */
+    public CompletableFuture<ApplyOutcome> apply(ApplyRequest request) {
         if (!readOnly.get().isEmpty()) {
             message.set("Not applied: " + readOnly.get());
             return CompletableFuture.completedFuture(null);
@@ -403,7 +427,8 @@ public final class ConfigViewModel {
             }
             busy.set(true);
             message.set("Applying…");
-            return apply.apply(r).handle((res, err) -> {
+            lastRequest = request;
+            return apply.apply(r, request).handle((res, err) -> {
                 busy.set(false);
                 if (err != null) {
                     Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
@@ -411,16 +436,66 @@ public final class ConfigViewModel {
                     message.set("Apply failed: " + cause.getMessage());
                     return null;
                 }
-                if (res.applied()) {
-                    message.set("Version " + res.version() + " applied (" + count(res.diff().changes().size(), "change") + ").");
-                } else {
-                    problems.setAll(res.problems());
-                    message.set("Rejected: " + count(res.problems().size(), "error") + ", running version "
-                            + res.version() + " kept.");
-                }
+                describe(res);
                 return res;
             });
         });
+    }
+
+    /**
+     * What became of an apply, in the message line (short: it shares a tool bar with the buttons;
+     * a refusal's whole text is the engine's {@link ApplyOutcome#message()}, which the way past it
+     * shows) and the problems list.
+     */
+    private void describe(ApplyOutcome res) {
+        boolean started = runningVersion.get() == 0; // nothing ran: the apply started the engine
+        switch (res.status()) {
+            case APPLIED -> {
+                appliedVersion = Math.max(appliedVersion, res.version());
+                String done = "Version " + res.version() + " applied (" + count(res.diff().changes().size(), "change") + ")";
+                if (res.saved() != null) {
+                    message.set(done + ", saved to " + res.saved() + (res.backup() == null ? ""
+                            : " (the previous file kept as " + res.backup().getFileName() + ")") + ".");
+                } else if (started) {
+                    message.set("Engine started on version " + res.version() + ".");
+                } else if (res.message().contains("NOT saved")) {
+                    message.set(done + " but NOT saved: " + res.message().substring(res.message().indexOf("NOT saved") + 11));
+                } else if (sourceName.get() == null || sourceName.get().startsWith("<")) {
+                    message.set(done + " in memory only: the embedded default has no file to save it to.");
+                } else {
+                    message.set(done + " in memory only: the engine has no configuration file to save it to.");
+                }
+            }
+            case VALID -> message.set("Valid: " + count(res.diff().changes().size(), "change") + "; nothing applied.");
+            case INVALID -> {
+                problems.setAll(res.problems());
+                message.set("Rejected: " + count(res.problems().size(), "error") + ", running version "
+                        + res.version() + " kept.");
+            }
+            case VERSION_MISMATCH -> message.set("Not applied: version " + res.version() + " runs now (applied"
+                    + " meanwhile from elsewhere). Diff against it, then Apply again.");
+            case EDITED_ON_DISK -> message.set("Not applied: the configuration file was changed on disk since the engine"
+                    + " loaded it.");
+            case WOULD_REMOVE_EVERYTHING -> message.set("Not applied: this configuration would remove every service.");
+            case FAILED, UNWRITABLE, NOT_RUNNING -> message.set("Not applied: " + res.message() + " (version "
+                    + res.version() + " runs).");
+        }
+    }
+
+    /**
+     * The way past a refusal that an operator may override, or null: a file edited on disk is
+     * overwritten ({@link ApplyRequest#force}), a text that removes every service applied anyway
+     * ({@link ApplyRequest#confirmEmpty}); the options of the refused apply otherwise stay.
+     */
+    public ApplyRequest wayPast(ApplyOutcome refused) {
+        if (refused == null) {
+            return null;
+        }
+        return switch (refused.status()) {
+            case EDITED_ON_DISK -> lastRequest.forced();
+            case WOULD_REMOVE_EVERYTHING -> lastRequest.confirmingEmpty();
+            default -> null;
+        };
     }
 
     /** Puts the running text back into the editor. */

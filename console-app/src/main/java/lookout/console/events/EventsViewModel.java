@@ -13,11 +13,16 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.collections.transformation.FilteredList;
 import lookout.engine.api.EngineEvent;
+import lookout.engine.api.EventFold;
 import lookout.engine.api.Severity;
 
 /**
- * The Events pane without a toolkit: every event (bursts folded by {@link FloodGuard}), newest
- * last, a text and minimum-severity filter, CSV export. Rows are only appended (and summary rows
+ * The Events pane without a toolkit: every event, newest last, a text and minimum-severity filter,
+ * CSV export. Failures that repeat are folded per subject as the headless engine's log folds them
+ * ({@link EventFold}: an upstream, a monitored item, a pool, a PVA server — one WARNING row with
+ * its cause, at most one "still failing" row a minute, one recovery row), so a dead upstream under
+ * load is a few rows, not one per demotion; the snapshot and {@code /metrics} keep the exact
+ * counts. Other bursts are folded by {@link FloodGuard}. Rows are only appended (and summary rows
  * updated in place); at most {@link #MAX_ROWS} are kept, oldest dropped first.
  *
  * <p>Concurrency: UI thread only.
@@ -33,6 +38,10 @@ public final class EventsViewModel {
     private final StringProperty filterText = new SimpleStringProperty("");
     private final ObjectProperty<Severity> minimumSeverity = new SimpleObjectProperty<>(Severity.INFO);
     private final FloodGuard guard = new FloodGuard();
+    private final EventFold fold = new EventFold(this::foldedLine);
+    /** While {@link #fold} takes an event: that event, and the rows its lines became (UI thread). */
+    private EngineEvent folding;
+    private final List<EventRow> foldedRows = new java.util.ArrayList<>();
 
     public EventsViewModel() {
         filterText.addListener((o, a, b) -> refilter());
@@ -69,6 +78,18 @@ public final class EventsViewModel {
     public void onEvents(List<EngineEvent> batch) {
         List<EventRow> added = new java.util.ArrayList<>();
         for (EngineEvent e : batch) {
+            folding = e;
+            foldedRows.clear();
+            boolean folded;
+            try {
+                folded = fold.offer(e);
+            } finally {
+                folding = null;
+            }
+            if (folded) {
+                added.addAll(foldedRows); // none when it was only counted into a failure already shown
+                continue;
+            }
             EventRow r = guard.accept(e);
             if (r != null) {
                 added.add(r);
@@ -83,6 +104,21 @@ public final class EventsViewModel {
             // FilteredList re-tests rows on add; summary rows whose text changed need a re-test too.
             refilter();
         }
+    }
+
+    /** A line of the fold: a row, at the event's time and subsystem; DEBUG lines (a repeat counted) are none. */
+    private void foldedLine(System.Logger.Level level, String message) {
+        Severity severity = switch (level) {
+            case ERROR -> Severity.ERROR;
+            case WARNING -> Severity.WARNING;
+            case INFO -> Severity.INFO;
+            default -> null;
+        };
+        if (severity == null || folding == null) {
+            return;
+        }
+        foldedRows.add(new EventRow(folding.at(), folding.subsystem(), severity, message,
+                message.contains(" still failing: "), 1));
     }
 
     /** The visible rows as CSV (RFC 4180: quoted fields, CRLF), with a header. */

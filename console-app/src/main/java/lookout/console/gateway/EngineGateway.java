@@ -18,11 +18,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import lookout.console.remote.RemoteEngine;
+import lookout.engine.api.ApplyOutcome;
+import lookout.engine.api.ApplyRequest;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.EngineState;
-import lookout.engine.api.ReloadResult;
 import lookout.engine.api.ResolveTrace;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigResult;
@@ -63,6 +64,8 @@ public final class EngineGateway implements AutoCloseable {
     private volatile AutoCloseable subscription;
     private volatile ScheduledFuture<?> pollTask;
     private volatile long lastSnapshotNanos;
+    /** The newest snapshot the poller got (also after the UI took it). */
+    private volatile EngineSnapshot latestSeen;
 
     /**
      * @param engine the engine (started or not; {@link #start} starts it when given a config)
@@ -166,6 +169,7 @@ public final class EngineGateway implements AutoCloseable {
         }
         connection(new Connection(null, access().reason()));
         lastSnapshotNanos = System.nanoTime();
+        latestSeen = s;
         if (latest.getAndSet(s) == null) {
             ui.execute(this::deliverSnapshot);
         }
@@ -238,21 +242,42 @@ public final class EngineGateway implements AutoCloseable {
     // ------------------------------------------------------------------ commands
 
     /**
-     * Applies a parse result: starts the engine on it when it is not running yet (the console was
-     * opened on an invalid file), else a live reload. A result with problems changes nothing.
+     * The console's Apply, the operator's apply path ({@link Engine#applyText}), embedded engine and
+     * attached alike: the engine validates the text again, refuses what would remove every service
+     * unless {@link ApplyRequest#confirmEmpty}, refuses to overwrite a hand-edited file unless
+     * {@link ApplyRequest#force}, applies it atomically and saves it to its configuration file (the
+     * embedded default has none: applied in memory only, {@link ApplyOutcome#saved()} null). When
+     * the embedded engine is not running yet (the console was opened on an invalid file), a valid
+     * text starts it instead. Completes on the UI executor; a refusal is an outcome, a request the
+     * engine did not take (an attached engine unreachable, a token refused) fails the future.
      */
-    public CompletableFuture<ReloadResult> apply(ConfigResult candidate) {
+    public CompletableFuture<ApplyOutcome> apply(ConfigResult candidate, ApplyRequest request) {
         return call(() -> {
             EngineState st = engine.state();
             // an attached engine runs elsewhere: never started from here, every apply is a reload
             if (!attached() && candidate.ok() && (st == EngineState.NEW || st == EngineState.STOPPED)) {
                 Config c = candidate.config();
                 engine.start(c);
-                return new ReloadResult(true, 1, engine.scheduler().now(),
-                        new lookout.engine.config.ConfigDiff(List.of()), List.of());
+                long v = engine.snapshot().config().version();
+                return new ApplyOutcome(ApplyOutcome.Status.APPLIED, v, null, List.of(), "engine started on "
+                        + c.source().name() + " (version " + v + ")", null, null, null, null);
             }
-            return engine.apply(candidate);
+            if (!candidate.ok()) {
+                return new ApplyOutcome(ApplyOutcome.Status.INVALID, runningVersion(), null, candidate.problems(),
+                        candidate.problems().size() + " problem(s); nothing applied", null, null, null, null);
+            }
+            return engine.applyText(candidate.config().source().text(), request);
         });
+    }
+
+    private long runningVersion() {
+        EngineSnapshot s = latestSeen;
+        return s != null && s.config() != null ? s.config().version() : 0;
+    }
+
+    /** The configuration file the engine runs on and saves to (on its own host when attached), or null. */
+    public java.nio.file.Path configFile() {
+        return engine.configFile();
     }
 
     /** Starts the engine on {@code config} off the UI thread. */

@@ -188,14 +188,21 @@ public final class EventStream implements AutoCloseable {
                 long from = Json.number(gap, "from", lastSeq);
                 long to = Json.number(gap, "to", -1);
                 boolean resumed = lastSeq > 0;
-                if (to > 0) {
+                boolean reset = to >= 0 && to <= from;
+                if (reset) {
+                    // the engine's journal never reached our resume point (its state directory was
+                    // reset): numbering starts again, and every event it keeps is news to us
+                    lastSeq = Math.max(0, to - 1);
+                } else if (to > 0) {
                     lastSeq = Math.max(lastSeq, to - 1);
                 }
                 if (!resumed) {
                     return; // a first connection asks for everything kept: nothing was promised before that
                 }
-                e = new EngineEvent.Notice(Instant.now(), Subsystem.ENGINE, Severity.WARNING,
-                        "events " + (from + 1) + (to > from + 2 ? "–" + (to - 1) : "")
+                e = new EngineEvent.Notice(Instant.now(), Subsystem.ENGINE, Severity.WARNING, reset
+                        ? "the engine's event numbering started again (its state was reset): events after " + from
+                        + " may have been missed; its kept events follow"
+                        : "events " + (from + 1) + (to > from + 2 ? "–" + (to - 1) : "")
                         + " were missed while this console was disconnected (the engine no longer keeps them)");
                 json = "{\"type\":\"gap\",\"from\":" + from + ",\"to\":" + to + "}";
             } else {

@@ -12,6 +12,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import lookout.console.remote.ControlException.Kind;
+import lookout.engine.api.ApplyOutcome;
+import lookout.engine.api.ApplyRequest;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineSnapshot;
@@ -297,7 +299,7 @@ public final class RemoteEngine implements Engine {
 
     @Override
     public ReloadResult apply(Config candidate) {
-        return applyText(candidate.source().text());
+        return reloadResult(applyText(candidate.source().text(), ApplyRequest.plain()));
     }
 
     @Override
@@ -310,27 +312,103 @@ public final class RemoteEngine implements Engine {
 
     @Override
     public ReloadResult reload(String text, String sourceName, Path baseDir) {
-        return applyText(text);
+        return reloadResult(applyText(text, ApplyRequest.plain()));
     }
 
-    private ReloadResult applyText(String text) {
+    /** An outcome as the older facade's result: applied, rejected with problems, or failed with the reason. */
+    private static ReloadResult reloadResult(ApplyOutcome o) {
+        return switch (o.status()) {
+            case APPLIED -> new ReloadResult(true, o.version(), Instant.now(), o.diff(), List.of(), null);
+            case INVALID -> ReloadResult.rejected(o.version(), Instant.now(), o.problems());
+            default -> ReloadResult.failed(o.version(), Instant.now(), o.diff(), o.message());
+        };
+    }
+
+    /**
+     * The operator's apply on the engine ({@code POST /api/v1/config} with every option of the
+     * contract): the engine validates, applies and saves it to its file. Its refusals come back as
+     * outcomes (422 {@link ApplyOutcome.Status#INVALID}, 409 by its {@code conflict}, 503
+     * {@link ApplyOutcome.Status#NOT_RUNNING}); a request the engine did not take (no token, a
+     * viewer's, unreachable) throws {@link ControlException}. Blocks.
+     */
+    @Override
+    public ApplyOutcome applyText(String text, ApplyRequest request) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("text", text == null ? "" : text);
+        body.put("dryRun", request.dryRun());
+        body.put("force", request.force());
+        body.put("confirmEmpty", request.confirmEmpty());
+        if (request.expectedVersion() != null) {
+            body.put("expectedVersion", request.expectedVersion());
+        }
+        Object tree;
         try {
-            ApplyResult r = apply(new ApplyResult.Request(text, false, false, false, 0));
-            return new ReloadResult(r.applied(), r.version(), Instant.now(), r.diff(), List.of(), null);
+            tree = client.post("/api/v1/config", body, ControlClient.APPLY_TIMEOUT);
         } catch (ControlException e) {
-            if (e.kind() == Kind.INVALID) {
-                List<ConfigProblem> problems = e.problems().stream().map(ApplyResult::problem).toList();
-                return ReloadResult.rejected(runningVersion(), Instant.now(), problems.isEmpty()
-                        ? List.of(new ConfigProblem("", 1, 1, "", e.getMessage())) : problems);
+            ApplyOutcome refused = refusal(e, runningVersion());
+            if (refused == null) {
+                throw e;
             }
-            throw e;
+            return refused;
+        }
+        ApplyResult r = ApplyResult.of(tree);
+        ApplyOutcome.Status st = Json.bool(tree, "applied", false) ? ApplyOutcome.Status.APPLIED
+                : ApplyOutcome.Status.VALID;
+        String message = Json.string(tree, "message");
+        return new ApplyOutcome(st, r.version(), r.diff(), List.of(), message == null ? r.toString() : message,
+                null, null, r.saved() == null ? null : Path.of(r.saved()), r.backup() == null ? null : Path.of(r.backup()));
+    }
+
+    /**
+     * The engine's refusal of an apply as an outcome: 422 with its problems, 409 by its
+     * {@code conflict} (or {@code status}), 503 {@code NOT_RUNNING}; null for anything else.
+     */
+    static ApplyOutcome refusal(ControlException e, long runningVersion) {
+        Object b = e.body();
+        long version = Json.number(b, "version", runningVersion);
+        String error = Json.string(b, "error");
+        String message = error == null ? e.getMessage() : error;
+        ApplyOutcome.Status st = switch (e.kind()) {
+            case INVALID -> ApplyOutcome.Status.INVALID;
+            case CONFLICT -> conflict(b);
+            case UNAVAILABLE -> "NOT_RUNNING".equals(Json.string(b, "status")) ? ApplyOutcome.Status.NOT_RUNNING : null;
+            default -> null;
+        };
+        if (st == null) {
+            return null;
+        }
+        List<ConfigProblem> problems = st != ApplyOutcome.Status.INVALID ? List.of()
+                : e.problems().isEmpty() ? List.of(new ConfigProblem("", 1, 1, "", message))
+                : e.problems().stream().map(ApplyResult::problem).toList();
+        return new ApplyOutcome(st, version, null, problems, message, Json.string(b, "running"),
+                Json.string(b, "onDisk"), null, null);
+    }
+
+    /** What a 409 stood on: the contract's {@code conflict}, else its {@code status}; a rolled-back apply otherwise. */
+    private static ApplyOutcome.Status conflict(Object body) {
+        String c = Json.string(body, "conflict");
+        if (c != null) {
+            switch (c) {
+                case "edited": return ApplyOutcome.Status.EDITED_ON_DISK;
+                case "version": return ApplyOutcome.Status.VERSION_MISMATCH;
+                case "empty": return ApplyOutcome.Status.WOULD_REMOVE_EVERYTHING;
+                case "unwritable": return ApplyOutcome.Status.UNWRITABLE;
+                case "rolled-back": return ApplyOutcome.Status.FAILED;
+                default: break;
+            }
+        }
+        try {
+            return ApplyOutcome.Status.valueOf(String.valueOf(Json.string(body, "status")));
+        } catch (IllegalArgumentException x) {
+            return ApplyOutcome.Status.FAILED;
         }
     }
 
-    /** {@code POST /api/v1/config} with every option of the contract. Blocks. */
-    public ApplyResult apply(ApplyResult.Request request) {
-        Object tree = client.post("/api/v1/config", request.body(), ControlClient.APPLY_TIMEOUT);
-        return ApplyResult.of(tree);
+    /** The configuration file of the engine, as it names it (on its own host), or null (the embedded default). */
+    @Override
+    public Path configFile() {
+        String f = identity.configFile();
+        return f == null ? null : Path.of(f);
     }
 
     private long runningVersion() {

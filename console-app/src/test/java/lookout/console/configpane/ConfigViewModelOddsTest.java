@@ -65,7 +65,7 @@ class ConfigViewModelOddsTest {
             try {
                 engine.force("192.0.2.1/*", "DOWN", null).get(10, TimeUnit.SECONDS);
                 ConfigViewModel vm = new ConfigViewModel(loader, Runnable::run, Runnable::run,
-                        c -> CompletableFuture.failedFuture(new AssertionError("nothing is applied here")),
+                        (c, request) -> CompletableFuture.failedFuture(new AssertionError("nothing is applied here")),
                         engine::candidateOdds);
                 vm.onSnapshot(engine.snapshot());
                 vm.textProperty().set(candidate);
@@ -91,7 +91,7 @@ class ConfigViewModelOddsTest {
         ConfigLoader loader = new ConfigLoader(Map.of());
         String running = config("pool => { a => [ 192.0.2.1, 10 ], b => [ 192.0.2.2, 10 ] }", bp, sp);
         ConfigViewModel vm = new ConfigViewModel(loader, Runnable::run, Runnable::run,
-                c -> CompletableFuture.failedFuture(new AssertionError("nothing is applied here")),
+                (c, request) -> CompletableFuture.failedFuture(new AssertionError("nothing is applied here")),
                 c -> CompletableFuture.failedFuture(new IllegalStateException("engine not running")));
         vm.onSnapshot(new EngineSnapshot(EngineState.RUNNING, Instant.now(), Instant.now(),
                 new ConfigStatus(1, "ab".repeat(32), "t.conf", Instant.now(), running, null), null, null, null, null,

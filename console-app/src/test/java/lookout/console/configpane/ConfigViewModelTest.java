@@ -11,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import lookout.engine.api.ConfigStatus;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.EngineState;
-import lookout.engine.api.ReloadResult;
+import lookout.engine.api.ApplyOutcome;
+import lookout.engine.api.ApplyRequest;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigDiff;
 import lookout.engine.config.ConfigProblem;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.Test;
 class ConfigViewModelTest {
 
     private final List<ConfigResult> applied = new ArrayList<>();
-    private ReloadResult nextResult;
+    private final List<ApplyRequest> requests = new ArrayList<>();
+    private ApplyOutcome nextResult;
 
     private static ConfigResult fakeParse(String text, String name, Path base) {
         List<ConfigProblem> problems = new ArrayList<>();
@@ -63,8 +65,9 @@ class ConfigViewModelTest {
     }
 
     private ConfigViewModel vm() {
-        return new ConfigViewModel(ConfigViewModelTest::fakeParse, ConfigViewModelTest::fakeDiff, Runnable::run, Runnable::run, r -> {
+        return new ConfigViewModel(ConfigViewModelTest::fakeParse, ConfigViewModelTest::fakeDiff, Runnable::run, Runnable::run, (r, request) -> {
             applied.add(r);
+            requests.add(request);
             return CompletableFuture.completedFuture(nextResult);
         });
     }
@@ -130,17 +133,64 @@ class ConfigViewModelTest {
         assertThat(vm.problems()).hasSize(1);
     }
 
+    private static ApplyOutcome outcome(ApplyOutcome.Status status, long version, String message, String saved,
+                                        String backup, ConfigDiff.Change... changes) {
+        return new ApplyOutcome(status, version, new ConfigDiff(List.of(changes)), List.of(), message, "ab", "cd",
+                saved == null ? null : Path.of(saved), backup == null ? null : Path.of(backup));
+    }
+
+    private static final ConfigDiff.Change CHANGE = new ConfigDiff.Change("s", "line1", ConfigDiff.Kind.CHANGED, "a = 1",
+            "a = 2");
+
     @Test
-    void applyValidTextReportsTheNewVersion() {
+    void applyValidTextReportsTheNewVersionAndWhereItWasSaved() {
         ConfigViewModel vm = vm();
         vm.onSnapshot(snapshot(1, "a = 1\n"));
         vm.textProperty().set("a = 2\n");
-        nextResult = new ReloadResult(true, 2, Instant.now(), new ConfigDiff(List.of(
-                new ConfigDiff.Change("s", "line1", ConfigDiff.Kind.CHANGED, "a = 1", "a = 2"))), List.of());
-        ReloadResult r = vm.apply().join();
+        nextResult = outcome(ApplyOutcome.Status.APPLIED, 2, "configuration version 2 applied and saved", "/etc/lookout.conf",
+                "/var/lib/lookout/backups/lookout.conf.1", CHANGE);
+        ApplyOutcome r = vm.apply().join();
         assertThat(r.applied()).isTrue();
         assertThat(applied).singleElement().satisfies(c -> assertThat(c.config().source().text()).isEqualTo("a = 2\n"));
-        assertThat(vm.messageProperty().get()).isEqualTo("Version 2 applied (1 change).");
+        assertThat(requests).as("against the version the editor shows").containsExactly(ApplyRequest.plain().expecting(1));
+        assertThat(vm.messageProperty().get()).isEqualTo("Version 2 applied (1 change), saved to /etc/lookout.conf"
+                + " (the previous file kept as lookout.conf.1).");
+
+        // applied again before a snapshot shows version 2: against version 2
+        vm.textProperty().set("a = 3\n");
+        nextResult = outcome(ApplyOutcome.Status.APPLIED, 3, "applied", "/etc/lookout.conf", null, CHANGE);
+        vm.apply().join();
+        assertThat(requests.get(1)).isEqualTo(ApplyRequest.plain().expecting(2));
+    }
+
+    @Test
+    void theEmbeddedDefaultAppliesInMemoryAndSaysSo() {
+        ConfigViewModel vm = vm();
+        vm.onSnapshot(new EngineSnapshot(EngineState.RUNNING, Instant.now(), Instant.now(), new ConfigStatus(1, "ab".repeat(32),
+                "<embedded default>", Instant.now(), "a = 1\n", null), null, null, null, null, List.of(), List.of()));
+        vm.textProperty().set("a = 2\n");
+        nextResult = outcome(ApplyOutcome.Status.APPLIED, 2, "configuration version 2 applied in memory only", null, null, CHANGE);
+        vm.apply().join();
+        assertThat(vm.messageProperty().get()).isEqualTo("Version 2 applied (1 change) in memory only: the embedded default"
+                + " has no file to save it to.");
+    }
+
+    @Test
+    void anApplyThatStartedTheEngineSaysSoAndOneNotSavedSaysWhy() {
+        ConfigViewModel vm = vm();
+        vm.showUnstarted("/etc/lookout.conf", "a = 1\n", List.of());
+        nextResult = outcome(ApplyOutcome.Status.APPLIED, 7, "engine started on /etc/lookout.conf (version 7)", null, null);
+        vm.apply().join();
+        assertThat(requests).containsExactly(ApplyRequest.plain());
+        assertThat(vm.messageProperty().get()).isEqualTo("Engine started on version 7.");
+
+        vm.onSnapshot(snapshot(7, "a = 1\n"));
+        vm.textProperty().set("a = 2\n");
+        nextResult = outcome(ApplyOutcome.Status.APPLIED, 8, "configuration version 8 applied but NOT saved: /etc/lookout.conf:"
+                + " permission denied; the file still holds the previous configuration", null, null, CHANGE);
+        vm.apply().join();
+        assertThat(vm.messageProperty().get()).isEqualTo("Version 8 applied (1 change) but NOT saved: /etc/lookout.conf:"
+                + " permission denied; the file still holds the previous configuration");
     }
 
     @Test
@@ -148,11 +198,46 @@ class ConfigViewModelTest {
         ConfigViewModel vm = vm();
         vm.onSnapshot(snapshot(1, "a = 1\n"));
         vm.textProperty().set("a = 2\n");
-        nextResult = ReloadResult.rejected(1, Instant.now(),
-                List.of(new ConfigProblem("/etc/lookout.conf", 1, 5, "a", "cross-check failed")));
+        nextResult = new ApplyOutcome(ApplyOutcome.Status.INVALID, 1, null,
+                List.of(new ConfigProblem("/etc/lookout.conf", 1, 5, "a", "cross-check failed")), "1 problem", null, null,
+                null, null);
         vm.apply().join();
         assertThat(vm.problems()).extracting(ConfigProblem::message).containsExactly("cross-check failed");
         assertThat(vm.messageProperty().get()).contains("Rejected", "running version 1 kept");
+    }
+
+    @Test
+    void aFileEditedOnDiskOrATextThatRemovesEverythingHasAWayPastAndTheOthersNone() {
+        ConfigViewModel vm = vm();
+        vm.onSnapshot(snapshot(4, "a = 1\n"));
+        vm.textProperty().set("a = 2\n");
+        nextResult = outcome(ApplyOutcome.Status.EDITED_ON_DISK, 4, "/etc/lookout.conf was changed on disk since the engine"
+                + " loaded it (sha256 on disk cd, running ab)", null, null);
+        ApplyOutcome edited = vm.apply().join();
+        assertThat(vm.messageProperty().get()).isEqualTo("Not applied: the configuration file was changed on disk since the"
+                + " engine loaded it.");
+        ApplyRequest overwrite = vm.wayPast(edited);
+        assertThat(overwrite).isEqualTo(ApplyRequest.plain().expecting(4).forced());
+        nextResult = outcome(ApplyOutcome.Status.APPLIED, 5, "applied", "/etc/lookout.conf", null, CHANGE);
+        vm.apply(overwrite).join();
+        assertThat(requests).last().isEqualTo(new ApplyRequest(false, true, false, 4L));
+        assertThat(vm.messageProperty().get()).startsWith("Version 5 applied");
+
+        nextResult = outcome(ApplyOutcome.Status.WOULD_REMOVE_EVERYTHING, 5, "the configuration configures no service", null, null);
+        ApplyOutcome empty = vm.apply().join();
+        assertThat(vm.messageProperty().get()).isEqualTo("Not applied: this configuration would remove every service.");
+        assertThat(vm.wayPast(empty)).isEqualTo(ApplyRequest.plain().expecting(5).confirmingEmpty());
+
+        for (ApplyOutcome.Status st : List.of(ApplyOutcome.Status.VERSION_MISMATCH, ApplyOutcome.Status.FAILED,
+                ApplyOutcome.Status.UNWRITABLE, ApplyOutcome.Status.NOT_RUNNING)) {
+            nextResult = outcome(st, 6, "no", null, null);
+            assertThat(vm.wayPast(vm.apply().join())).as(st.name()).isNull();
+        }
+        assertThat(vm.messageProperty().get()).isEqualTo("Not applied: no (version 6 runs).");
+        nextResult = outcome(ApplyOutcome.Status.VERSION_MISMATCH, 6, "no", null, null);
+        vm.apply().join();
+        assertThat(vm.messageProperty().get()).isEqualTo("Not applied: version 6 runs now (applied meanwhile from elsewhere)."
+                + " Diff against it, then Apply again.");
     }
 
     @Test

@@ -38,6 +38,57 @@ class EventsViewModelTest {
     }
 
     @Test
+    void aDeadUpstreamIsFoldedAsTheLogFoldsIt() {
+        EventsViewModel vm = new EventsViewModel();
+        // one dead upstream under load: a demotion renewed every 5 ms for 10 s (2 000 events), its
+        // mark running out now and then, other events in between
+        List<EngineEvent> batch = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            long ms = i * 5L;
+            batch.add(new EngineEvent.UpstreamDemoted(T0.plusMillis(ms), "127.0.0.1:53", "timeout",
+                    T0.plusMillis(ms + 30_000), i > 0));
+            if (i % 500 == 250) {
+                batch.add(new EngineEvent.UpstreamRestored(T0.plusMillis(ms + 1), "127.0.0.1:53", "mark expired"));
+                batch.add(notice(ms + 2, Subsystem.CONFIG, Severity.NOTICE, "between " + i));
+            }
+        }
+        vm.onEvents(batch.subList(0, 1000));
+        vm.onEvents(batch.subList(1000, batch.size()));
+        vm.onEvents(List.of(new EngineEvent.UpstreamRestored(T0.plusSeconds(70), "127.0.0.1:53", "NOERROR reply")));
+
+        List<EventRow> upstream = vm.rows().stream().filter(r -> r.message().contains("127.0.0.1:53")).toList();
+        assertThat(upstream).extracting(EventRow::severity, EventRow::message).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(Severity.WARNING,
+                        "upstream 127.0.0.1:53 failing: timeout (demoted until 2026-01-01T00:00:30Z)"),
+                org.assertj.core.groups.Tuple.tuple(Severity.INFO,
+                        "upstream 127.0.0.1:53 recovered after 70 s (2 000 failures)"));
+        assertThat(upstream).allSatisfy(r -> assertThat(r.subsystem()).isEqualTo(Subsystem.RESOLVER));
+        assertThat(upstream.get(0).at()).isEqualTo(T0);
+        // everything else is shown as it came
+        assertThat(vm.rows()).extracting(EventRow::message).contains("between 250", "between 750", "between 1250",
+                "between 1750");
+        assertThat(vm.rows()).hasSize(2 + 4);
+    }
+
+    @Test
+    void aFailureThatLastsGetsOneStillFailingRowAMinute() {
+        EventsViewModel vm = new EventsViewModel();
+        List<EngineEvent> batch = new ArrayList<>();
+        // 3 minutes of a demotion renewed every second
+        for (int s = 0; s < 180; s++) {
+            batch.add(new EngineEvent.UpstreamDemoted(T0.plusSeconds(s), "192.0.2.53:53", "timeout",
+                    T0.plusSeconds(s + 30), s > 0));
+        }
+        vm.onEvents(batch);
+        assertThat(vm.rows()).extracting(EventRow::message).containsExactly(
+                "upstream 192.0.2.53:53 failing: timeout (demoted until 2026-01-01T00:00:30Z)",
+                "upstream 192.0.2.53:53 still failing: 60 timeouts in the last 60 s",
+                "upstream 192.0.2.53:53 still failing: 60 timeouts in the last 60 s");
+        assertThat(vm.rows().get(1).summary()).isTrue();
+        assertThat(vm.rows().get(1).severity()).isEqualTo(Severity.WARNING);
+    }
+
+    @Test
     void otherSubsystemsAndLaterWindowsAreNotFolded() {
         EventsViewModel vm = new EventsViewModel();
         List<EngineEvent> batch = new ArrayList<>();

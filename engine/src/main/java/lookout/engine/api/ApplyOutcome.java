@@ -34,6 +34,11 @@ public record ApplyOutcome(Status status, long version, ConfigDiff diff, List<Co
         INVALID,
         /** Valid, but a service could not take it (a port in use, say): every service went back. */
         FAILED,
+        /**
+         * The configuration file cannot be read or written (or the audit log cannot record the
+         * apply): nothing applied.
+         */
+        UNWRITABLE,
         /** The file on disk is not the running configuration (edited by hand): refused unless forced. */
         EDITED_ON_DISK,
         /** {@link ApplyRequest#expectedVersion} is not the running version: refused. */

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import lookout.engine.api.FailureFold;
 
 /**
  * Folds the events of failures that repeat, per subject — an upstream server, a monitored pool

@@ -16,6 +16,9 @@ import java.util.function.Function;
  * 60 s"); the first success after failures is logged once at INFO with what it cost. A key that
  * never failed logs nothing. The log then says what changed, not every time it did not.
  *
+ * <p>The services' send-failure logs use it, and so does the fold of the event log and of the
+ * console's Events pane ({@link EventFold}).
+ *
  * <p>A pure structure: every method takes {@code now} (scheduler nanoseconds, compared by
  * difference so that a wrapping clock is fine) and writes through the given {@link Sink}.
  * Concurrency: confined to the thread that owns the failing work (the engine loop, or one socket's
@@ -147,7 +150,7 @@ public final class FailureFold<K> {
     }
 
     /** {@code 1532} as {@code 1 532}: the thin grouping an operator reads at a glance, whatever the locale. */
-    static String group(long n) {
+    public static String group(long n) {
         String digits = Long.toString(Math.abs(n));
         StringBuilder b = new StringBuilder(n < 0 ? "-" : "");
         int lead = digits.length() % 3;
@@ -161,7 +164,7 @@ public final class FailureFold<K> {
     }
 
     /** {@code 61 s}, {@code 2 min 13 s}, {@code 3 h 5 min}: whole units, the two largest (seconds below two minutes). */
-    static String duration(long nanos) {
+    public static String duration(long nanos) {
         long s = Math.max(0, nanos) / 1_000_000_000L;
         if (s < 120) {
             return s + " s";

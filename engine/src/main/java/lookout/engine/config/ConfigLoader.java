@@ -2,11 +2,7 @@ package lookout.engine.config;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -86,7 +82,7 @@ public final class ConfigLoader {
         String name = file.toString();
         String text;
         try {
-            text = ConfigFiles.readUtf8(file);
+            text = readUtf8(file);
         } catch (IOException | RuntimeException e) {
             return new ConfigResult(null, List.of(new ConfigProblem(name, 1, 1, "",
                     "cannot read the configuration file: " + describe(e))));
@@ -299,7 +295,7 @@ public final class ConfigLoader {
                     continue;
                 }
                 try {
-                    String text = ConfigFiles.readUtf8(f);
+                    String text = readUtf8(f);
                     String dir = ZoneConfig.directoryOf(f.toString());
                     out.put(origin, new ZoneConfig(origin, f.toString(), text, 1, dir, zoneIncludes(text, dir)));
                 } catch (IOException | RuntimeException ex) {
@@ -358,7 +354,7 @@ public final class ConfigLoader {
                 throw new VscfSyntaxException(at, "expected a file path after $include, found '" + path + "'");
             }
             try {
-                return new IncludeResolver.Included(f.toString(), ConfigFiles.readUtf8(f));
+                return new IncludeResolver.Included(f.toString(), readUtf8(f));
             } catch (IOException | RuntimeException e) {
                 throw new VscfSyntaxException(at, "cannot read included file '" + f + "': " + describe(e));
             }
@@ -403,7 +399,7 @@ public final class ConfigLoader {
                 continue;
             }
             try {
-                String included = ConfigFiles.readUtf8(Path.of(path));
+                String included = readUtf8(Path.of(path));
                 out.put(path, new ZoneConfig.Include(included, null));
                 collectIncludes(included, ZoneConfig.directoryOf(path), out);
             } catch (IOException | RuntimeException e) {
@@ -412,7 +408,12 @@ public final class ConfigLoader {
         }
     }
 
-        private static String describe(Exception e) {
+    /** Strict UTF-8: a file in another encoding is an error, not silently mangled text. */
+    static String readUtf8(Path file) throws IOException {
+        return Utf8Files.read(file);
+    }
+
+    private static String describe(Exception e) {
         if (e instanceof java.nio.file.NoSuchFileException) {
             return "no such file";
         }

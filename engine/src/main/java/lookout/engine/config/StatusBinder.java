@@ -153,7 +153,7 @@ final class StatusBinder {
         }
         String text;
         try {
-            text = ConfigFiles.readUtf8(f);
+            text = Utf8Files.read(f);
         } catch (IOException | RuntimeException e) {
             p.add(s, path, path + ": expected a readable PEM file, cannot read '" + f + "': " + reason(e));
             return null;
@@ -238,7 +238,7 @@ final class StatusBinder {
     private static String secret(VNode.Scalar at, Path f, String path, ConfigProblems p) {
         String text;
         try {
-            text = ConfigFiles.readUtf8(f).strip();
+            text = Utf8Files.read(f).strip();
         } catch (IOException | RuntimeException e) {
             p.add(at, path, path + ": expected a readable token file, cannot read '" + f + "': " + reason(e));
             return null;

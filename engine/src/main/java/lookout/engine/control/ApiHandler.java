@@ -169,9 +169,13 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             reply(ctx, x, r.withHeader("Allow", na.allow()), path);
             return;
         }
-        Router.Endpoint e = ((Router.Found) m).endpoint();
+        Router.Endpoint found = ((Router.Found) m).endpoint();
+        // an apply that is a dry run changes nothing: a read, neither a writer's nor audited
+        byte[] body = ByteBufUtil.getBytes(req.content());
+        Access access = found.access().of(body);
+        Router.Endpoint e = access == Access.READ && found.action() != null ? found.asRead() : found;
         InetSocketAddress peer = ctx.channel().remoteAddress() instanceof InetSocketAddress a ? a : null;
-        Authorizer.Decision d = authorizer.get().decide(e.access(), req.headers().get(HttpHeaderNames.AUTHORIZATION));
+        Authorizer.Decision d = authorizer.get().decide(access, req.headers().get(HttpHeaderNames.AUTHORIZATION));
         if (d instanceof Authorizer.Refused r) {
             if (e.action() != null) {
                 refusals.record(new Actor(r.token(), peer == null ? "unknown" : HostPort.format(peer)), e.action(),
@@ -182,7 +186,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         }
         Principal principal = ((Authorizer.Allowed) d).principal();
         ApiRequest request = new ApiRequest(x.head ? "GET" : req.method().name(), path, q.parameters(),
-                ByteBufUtil.getBytes(req.content()), peer, principal);
+                body, peer, principal);
         Engine eng = engine.get();
         if (eng == null && api) {
             reply(ctx, x, ApiReply.error(503, "no engine behind this listener"), path);
@@ -247,7 +251,10 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         }
         if (c instanceof IllegalStateException) {
             // the engine's state refuses it (a damaged admin_state file, say)
-            return ApiReply.error(409, m);
+            Map<String, Object> body = new java.util.LinkedHashMap<>();
+            body.put("error", m);
+            body.put("conflict", "state");
+            return ApiReply.json(409, body, "conflict");
         }
         LOG.log(Level.ERROR, "control API " + e.method() + " " + e.path() + " failed", c);
         return ApiReply.error(500, "internal error: " + m);

@@ -22,7 +22,7 @@ final class ConfigRoutes {
 
     void register(Router r) {
         r.add("GET", "/api/v1/config", Access.READ, null, ConfigRoutes::running);
-        r.add("POST", "/api/v1/config", Access.WRITE, "apply", ConfigRoutes::apply);
+        r.add("POST", "/api/v1/config", Access.APPLY, "apply", ConfigRoutes::apply);
         r.add("POST", "/api/v1/pools/candidate-odds", Access.READ, null, ConfigRoutes::candidateOdds);
     }
 
@@ -44,6 +44,10 @@ final class ConfigRoutes {
         String text = b.string("text");
         ApplyRequest r = new ApplyRequest(b.flag("dryRun"), b.flag("force"), b.flag("confirmEmpty"),
                 b.optionalLong("expectedVersion", 0, Long.MAX_VALUE));
+        if (!r.dryRun() && !req.principal().writable()) {
+            // the listener let it through as a dry run: never a write on a reader's rights
+            return CompletableFuture.completedFuture(ApiReply.error(403, "writes need an operator token"));
+        }
         return CompletableFuture.completedFuture(reply(engine.applyText(text, r)));
     }
 
@@ -68,12 +72,15 @@ final class ConfigRoutes {
             }
             case EDITED_ON_DISK -> {
                 body.put("error", o.message());
+                body.put("conflict", conflict(o.status()));
                 body.put("running", o.runningSha256());
                 body.put("onDisk", o.onDiskSha256());
+                body.put("version", o.version());
                 return ApiReply.json(409, body, "conflict");
             }
-            case VERSION_MISMATCH, WOULD_REMOVE_EVERYTHING, FAILED -> {
+            case VERSION_MISMATCH, WOULD_REMOVE_EVERYTHING, FAILED, UNWRITABLE -> {
                 body.put("error", o.message());
+                body.put("conflict", conflict(o.status()));
                 body.put("version", o.version());
                 return ApiReply.json(409, body, "conflict");
             }
@@ -83,6 +90,21 @@ final class ConfigRoutes {
             }
             default -> throw new IllegalStateException("unknown outcome " + o.status());
         }
+    }
+
+    /**
+     * The {@code "conflict"} member of a 409: what stood in the way, so a client knows which option
+     * gets past it ({@code edited}: force; {@code empty}: confirmEmpty) and which none does.
+     */
+    static String conflict(ApplyOutcome.Status status) {
+        return switch (status) {
+            case EDITED_ON_DISK -> "edited";
+            case VERSION_MISMATCH -> "version";
+            case WOULD_REMOVE_EVERYTHING -> "empty";
+            case FAILED -> "rolled-back";
+            case UNWRITABLE -> "unwritable";
+            default -> throw new IllegalArgumentException("no conflict: " + status);
+        };
     }
 
     private static CompletableFuture<ApiReply> candidateOdds(ApiRequest req, Engine engine) throws BadRequest {

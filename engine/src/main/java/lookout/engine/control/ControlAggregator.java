@@ -11,17 +11,23 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /**
  * Aggregates a request and its body up to {@link #MAX_BODY}; a larger one is answered 400 with a
- * JSON message (docs/design/control.md: malformed or oversized → 400) and the connection closed,
- * before the rest of its body is read.
+ * JSON message (docs/design/control.md: malformed or oversized → 400) as soon as its headers say
+ * so, and the rest of its body is read and dropped; the connection is closed
+ * {@link #LINGER_MILLIS} later (a lingering close, as web servers do): closed at once, a client
+ * still sending its body would get a reset and never read the answer.
  */
 public final class ControlAggregator extends HttpObjectAggregator {
 
     /** The largest request body: a configuration text is far smaller. */
     public static final int MAX_BODY = 1 << 20;
+
+    /** How long an oversized request's connection stays open for the client to finish sending and read the 400. */
+    static final long LINGER_MILLIS = 2_000;
 
     private final BiConsumer<String, String> counted;
 
@@ -39,6 +45,7 @@ public final class ControlAggregator extends HttpObjectAggregator {
         r.headers().set(HttpHeaderNames.CONTENT_TYPE, ApiReply.JSON);
         r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         r.headers().set(HttpHeaderNames.CONNECTION, "close");
-        ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+        ctx.writeAndFlush(r).addListener((ChannelFutureListener) f -> f.channel().eventLoop()
+                .schedule(() -> f.channel().close(), LINGER_MILLIS, TimeUnit.MILLISECONDS));
     }
 }

@@ -138,9 +138,21 @@ public final class EventStream {
         return null;
     }
 
-    /** {@code ?since=} wins over {@code Last-Event-ID}; both absent: null (live only). */
+    /**
+     * The resume point: {@code ?since=} or {@code Last-Event-ID}, the larger when both are sent (a
+     * client that reconnects must never get an event twice: the larger is the later one it saw);
+     * both absent: null (live only). A value that is not a sequence number is a 400 naming it.
+     */
     static Long resumePoint(String since, String lastEventId) throws BadRequest {
-        String v = since != null ? since : lastEventId;
+        Long a = sequence("since", since);
+        Long b = sequence("Last-Event-ID", lastEventId);
+        if (a == null) {
+            return b;
+        }
+        return b == null ? a : Math.max(a, b);
+    }
+
+    private static Long sequence(String what, String v) throws BadRequest {
         if (v == null || v.isBlank()) {
             return null;
         }
@@ -151,8 +163,7 @@ public final class EventStream {
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new BadRequest((since != null ? "since" : "Last-Event-ID") + ": expected an event sequence number "
-                    + "(0 or more), found '" + v + "'");
+            throw new BadRequest(what + ": expected an event sequence number (0 or more), found '" + v + "'");
         }
     }
 

@@ -53,6 +53,22 @@ final class JsonBody {
         return new JsonBody(m);
     }
 
+    /**
+     * True when {@code bytes} is a JSON object whose {@code "dryRun"} is {@code true}; anything
+     * else (no body, bad JSON, no such member) is not a dry run, so it needs a writer's rights
+     * before its mistakes are reported.
+     */
+    static boolean asksDryRun(byte[] bytes) {
+        if (bytes.length == 0) {
+            return false;
+        }
+        try {
+            return Boolean.TRUE.equals(JsonReader.parseObject(new String(bytes, StandardCharsets.UTF_8)).get("dryRun"));
+        } catch (JsonReader.JsonException | RuntimeException e) {
+            return false;
+        }
+    }
+
     String string(String name) throws BadRequest {
         Object v = members.get(name);
         if (v == null) {

@@ -28,6 +28,11 @@ public final class Router {
 
     /** One method of one path. */
     record Endpoint(String method, String path, Access access, String action, Handler handler) {
+
+        /** This endpoint as a read: no audit action (an apply that is a dry run). */
+        Endpoint asRead() {
+            return new Endpoint(method, path, Access.READ, null, handler);
+        }
     }
 
     /** What a lookup found. */
@@ -46,9 +51,12 @@ public final class Router {
 
     private final Map<String, Map<String, Endpoint>> routes = new LinkedHashMap<>();
 
-    /** Adds {@code method path}; {@code action} is the audit name of a write, null for a read. */
+    /**
+     * Adds {@code method path}; {@code action} is the audit name of a write (or of an apply, when it
+     * is not a dry run), null for a read.
+     */
     public Router add(String method, String path, Access access, String action, Handler handler) {
-        if ((access == Access.WRITE) != (action != null)) {
+        if ((access == Access.WRITE || access == Access.APPLY) != (action != null)) {
             throw new IllegalArgumentException("a write names its audit action, a read does not: " + path);
         }
         routes.computeIfAbsent(path, k -> new LinkedHashMap<>()).put(method, new Endpoint(method, path, access,

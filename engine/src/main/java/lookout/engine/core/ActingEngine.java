@@ -42,12 +42,14 @@ import lookout.engine.config.ConfigSource;
  */
 final class ActingEngine implements Engine {
 
-    private final EngineInternals engine;
+    private final EngineCore engine;
+    private final ConfigApplier applier;
     private final Actor actor;
     private final Auditor auditor;
 
-    ActingEngine(EngineInternals engine, Actor actor, Auditor auditor) {
+    ActingEngine(EngineCore engine, ConfigApplier applier, Actor actor, Auditor auditor) {
         this.engine = engine;
+        this.applier = applier;
         this.actor = actor;
         this.auditor = auditor;
     }
@@ -97,15 +99,21 @@ final class ActingEngine implements Engine {
         return apply(engine.loader().parse(text, sourceName, baseDir));
     }
 
+    /**
+     * The operator's apply, audited; a dry run changes nothing, so it is not a write: a reader may
+     * ask for one and the audit log does not record it (docs/design/control.md).
+     */
     @Override
     public ApplyOutcome applyText(String text, ApplyRequest request) {
+        if (request.dryRun()) {
+            return applier.applyText(text, request);
+        }
         Map<String, Object> args = textArgs(text == null ? "" : text);
         args.put("dryRun", request.dryRun());
         args.put("force", request.force());
         args.put("confirmEmpty", request.confirmEmpty());
         args.put("expectedVersion", request.expectedVersion());
-        return appliedAs(args, request.dryRun() ? "apply (dry run)" : "apply",
-                () -> engine.saveAndApply(text, request));
+        return appliedAs(args, "apply", () -> applier.applyText(text, request));
     }
 
     @Override
@@ -115,14 +123,14 @@ final class ActingEngine implements Engine {
         args.put("file", file == null ? null : file.toString());
         args.put("dryRun", request.dryRun());
         args.put("confirmEmpty", request.confirmEmpty());
-        return appliedAs(args, "reload" + (file == null ? "" : " of " + file), () -> engine.reloadFromFile(request));
+        return appliedAs(args, "reload" + (file == null ? "" : " of " + file), () -> applier.reloadFile(request));
     }
 
     private ApplyOutcome appliedAs(Map<String, Object> args, String summary, Supplier<ApplyOutcome> body) {
         String refused = auditor.refusal();
         if (refused != null) {
             auditor.record(actor, "apply", args, summary, "refused: " + refused, null, null);
-            return new ApplyOutcome(ApplyOutcome.Status.FAILED, engine.currentVersion(), null, List.of(), refused,
+            return new ApplyOutcome(ApplyOutcome.Status.UNWRITABLE, engine.currentVersion(), null, List.of(), refused,
                     null, null, null, null);
         }
         ApplyOutcome o;
@@ -134,6 +142,8 @@ final class ActingEngine implements Engine {
         }
         if (o.saved() != null) {
             args.put("saved", o.saved().toString());
+        } else if (o.applied() && !args.containsKey("file")) {
+            args.put("saved", false); // applied in memory only (the embedded default has no file)
         }
         if (o.backup() != null) {
             args.put("backup", o.backup().toString());
@@ -150,7 +160,7 @@ final class ActingEngine implements Engine {
             case INVALID -> "refused: " + o.problems().size() + (o.problems().size() == 1 ? " problem: " : " problems, first: ")
                     + o.problems().get(0);
             case EDITED_ON_DISK, VERSION_MISMATCH, WOULD_REMOVE_EVERYTHING -> "refused: " + o.message();
-            case FAILED, NOT_RUNNING -> "failed: " + o.message();
+            case FAILED, UNWRITABLE, NOT_RUNNING -> "failed: " + o.message();
         };
     }
 

@@ -28,13 +28,13 @@ import lookout.engine.config.ConfigSource;
  * temporary file dropped. A kill at any point leaves the file wholly old or wholly new.
  *
  * <p>Concurrency: one apply at a time (the engine's {@code applyLock}, which every apply takes); runs on the caller's thread, never the
- * engine loop, and hops onto the loop only inside {@link EngineInternals#applyConfig}.
+ * engine loop, and hops onto the loop only inside {@link EngineCore#applyConfig}.
  */
 final class ConfigApplier {
 
-    private final EngineInternals engine;
+    private final EngineCore engine;
 
-    ConfigApplier(EngineInternals engine) {
+    ConfigApplier(EngineCore engine) {
         this.engine = engine;
     }
 
@@ -43,7 +43,7 @@ final class ConfigApplier {
         ReentrantLock lock = engine.applyLock();
         lock.lock();
         try {
-            RunningConfig cur = engine.current();
+            Running cur = engine.current();
             ApplyOutcome refused = precheck(cur, request);
             if (refused != null) {
                 return refused;
@@ -62,7 +62,7 @@ final class ConfigApplier {
         ReentrantLock lock = engine.applyLock();
         lock.lock();
         try {
-            RunningConfig cur = engine.current();
+            Running cur = engine.current();
             ApplyOutcome refused = precheck(cur, request);
             if (refused != null) {
                 return refused;
@@ -79,7 +79,7 @@ final class ConfigApplier {
         }
     }
 
-    private ApplyOutcome precheck(RunningConfig cur, ApplyRequest request) {
+    private ApplyOutcome precheck(Running cur, ApplyRequest request) {
         if (cur == null || engine.state() != EngineState.RUNNING) {
             return new ApplyOutcome(Status.NOT_RUNNING, cur == null ? 0 : cur.version(), null, List.of(),
                     "the engine is " + engine.state().name().toLowerCase(java.util.Locale.ROOT)
@@ -94,7 +94,7 @@ final class ConfigApplier {
         return null;
     }
 
-    private ApplyOutcome decide(RunningConfig cur, ConfigResult r, String text, ApplyRequest request,
+    private ApplyOutcome decide(Running cur, ConfigResult r, String text, ApplyRequest request,
                                 boolean writeBack) {
         ConfigLoader loader = engine.loader();
         String runningName = cur.config().source().name();
@@ -122,7 +122,7 @@ final class ConfigApplier {
             try {
                 previous = ConfigStore.read(file);
             } catch (IOException e) {
-                return outcome(Status.FAILED, cur, diff, List.of(), "cannot read " + file + ": " + reason(e)
+                return outcome(Status.UNWRITABLE, cur, diff, List.of(), "cannot read " + file + ": " + reason(e)
                         + "; nothing applied", null);
             }
             onDisk = previous == null ? null : ConfigStore.sha256(previous);
@@ -144,7 +144,7 @@ final class ConfigApplier {
             try {
                 pending = AtomicFiles.prepare(file, text.getBytes(StandardCharsets.UTF_8), null);
             } catch (IOException | RuntimeException e) {
-                return outcome(Status.FAILED, cur, diff, List.of(), "cannot write " + file + ": " + reason(e)
+                return outcome(Status.UNWRITABLE, cur, diff, List.of(), "cannot write " + file + ": " + reason(e)
                         + "; nothing applied", onDisk);
             }
         }
@@ -168,7 +168,7 @@ final class ConfigApplier {
     }
 
     /** The candidate runs: put the file in place (backup first), and say what became of it. */
-    private ApplyOutcome saved(RunningConfig cur, ReloadResult res, Path file, AtomicFiles.Pending pending,
+    private ApplyOutcome saved(Running cur, ReloadResult res, Path file, AtomicFiles.Pending pending,
                                byte[] previous, String onDisk) {
         String applied = "configuration version " + res.version() + " applied";
         if (pending == null) {
@@ -198,7 +198,7 @@ final class ConfigApplier {
                 onDisk, file, backup);
     }
 
-    private static ApplyOutcome outcome(Status status, RunningConfig cur, ConfigDiff diff,
+    private static ApplyOutcome outcome(Status status, Running cur, ConfigDiff diff,
                                         List<ConfigProblem> problems, String message, String onDisk) {
         return new ApplyOutcome(status, cur.version(), diff, problems, message, cur.config().source().sha256(),
                 onDisk, null, null);

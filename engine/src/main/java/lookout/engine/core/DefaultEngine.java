@@ -72,7 +72,7 @@ import lookout.engine.net.Transport;
  * serialised by {@code applyLock}; the event history is guarded by its own lock. Blocking facade
  * calls hop onto the loop and wait.
  */
-public final class DefaultEngine implements EngineInternals, ServiceContext {
+public final class DefaultEngine implements EngineCore, ServiceContext {
 
     private static final Logger LOG = System.getLogger("lookout.engine");
     private static final int RECENT_EVENTS = 500;
@@ -99,8 +99,7 @@ public final class DefaultEngine implements EngineInternals, ServiceContext {
     private final EngineCommands commands = new EngineCommands(() -> state, () -> scheduler, this::implementer);
     private volatile ConfigStore store;
     private volatile AuditLog auditLog;
-    private volatile RunningConfig current;
-
+    private volatile Running current;
 
     // engine-loop confined
     private List<Service> services = List.of();
@@ -122,7 +121,7 @@ public final class DefaultEngine implements EngineInternals, ServiceContext {
             this.scheduler = options.scheduler();
         }
         this.auditor = new Auditor(() -> auditLog, () -> scheduler, this::publish);
-        this.local = new ActingEngine(this, Actor.CONSOLE, auditor);
+        this.local = new ActingEngine(this, applier, Actor.CONSOLE, auditor);
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -196,7 +195,7 @@ public final class DefaultEngine implements EngineInternals, ServiceContext {
             journal.close(); // (opened again by the next start)
             throw e;
         }
-        current = new RunningConfig(startVersion, config, file);
+        current = new Running(startVersion, config, file);
         state = EngineState.RUNNING;
         recordVersion(startVersion, config);
         publish(new EngineEvent.EngineStarted(scheduler.now(), startVersion));
@@ -238,8 +237,8 @@ public final class DefaultEngine implements EngineInternals, ServiceContext {
         try {
             ReloadResult r = applyOnLoop(candidate);
             if (r.applied()) {
-                RunningConfig before = current;
-                current = new RunningConfig(r.version(), candidate, before == null ? null : before.file());
+                Running before = current;
+                current = new Running(r.version(), candidate, before == null ? null : before.file());
                 recordVersion(r.version(), candidate);
             }
             return r;
@@ -340,7 +339,7 @@ public final class DefaultEngine implements EngineInternals, ServiceContext {
 
     @Override
     public ConfigResult parse(String text) {
-        RunningConfig r = current;
+        Running r = current;
         if (r == null) {
             return loader().parse(text, "<text>", null);
         }
@@ -350,13 +349,13 @@ public final class DefaultEngine implements EngineInternals, ServiceContext {
 
     @Override
     public Path configFile() {
-        RunningConfig r = current;
+        Running r = current;
         return r == null ? null : r.file();
     }
 
     @Override
     public Engine actingAs(Actor actor) {
-        return new ActingEngine(this, actor, auditor);
+        return new ActingEngine(this, applier, actor, auditor);
     }
 
     @Override
@@ -386,13 +385,13 @@ public final class DefaultEngine implements EngineInternals, ServiceContext {
     }
 
     @Override
-    public RunningConfig current() {
+    public Running current() {
         return current;
     }
 
     @Override
     public long currentVersion() {
-        RunningConfig r = current;
+        Running r = current;
         return r == null ? 0 : r.version();
     }
 
@@ -404,20 +403,6 @@ public final class DefaultEngine implements EngineInternals, ServiceContext {
     @Override
     public ConfigStore store() {
         return store;
-    }
-
-    @Override
-    public ApplyOutcome saveAndApply(String text, ApplyRequest request) {
-        return applier().applyText(text, request);
-    }
-
-    @Override
-    public ApplyOutcome reloadFromFile(ApplyRequest request) {
-        return applier().reloadFile(request);
-    }
-
-    private ConfigApplier applier() {
-        return applier;
     }
 
     @Override
@@ -501,7 +486,7 @@ public final class DefaultEngine implements EngineInternals, ServiceContext {
                 LOG.log(Level.ERROR, "service " + svc.name() + " failed to build its snapshot", e);
             }
         }
-        b.metric(Metric.gauge("lookout_config_version", "RunningConfig configuration version", version));
+        b.metric(Metric.gauge("lookout_config_version", "Running configuration version", version));
         b.metric(Metric.gauge("lookout_config_last_reload_ok",
                 "0 when the last reload was rejected or rolled back, else 1", lastReload == null
                         || lastReload.applied() ? 1 : 0));

@@ -162,6 +162,7 @@ class EngineLayersTest {
                 .or().haveFullyQualifiedName("lookout.engine.health.AntiFlap")
                 .or().haveFullyQualifiedName("lookout.engine.health.AdminState")
                 .or().haveFullyQualifiedName("lookout.engine.api.FailureFold")
+                .or().haveFullyQualifiedName("lookout.engine.api.EventFold")
                 .or().haveFullyQualifiedName("lookout.engine.pva.pvserve.MonitorFlow")
                 .or().haveFullyQualifiedName("lookout.engine.pva.pvserve.HostedPv")
                 .or().haveFullyQualifiedName("lookout.engine.status.pv.CounterWindow")

@@ -119,7 +119,8 @@ class ControlApiTest {
         for (String empty : List.of("", "# only a comment\n\n", "state_dir => state\n")) {
             ControlHarness.Reply r = h.post("/api/v1/config", h.token(), ControlHarness.applyBody(empty, null));
             assertThat(r.statusCode()).as(empty).isEqualTo(409);
-            assertThat(ControlHarness.json(r)).containsEntry("status", "WOULD_REMOVE_EVERYTHING");
+            assertThat(ControlHarness.json(r)).containsEntry("status", "WOULD_REMOVE_EVERYTHING")
+                    .containsEntry("conflict", "empty").containsEntry("version", 1L);
             assertThat((String) ControlHarness.json(r).get("error")).contains("no service").contains("confirm");
         }
         assertThat(Files.readString(h.file)).isEqualTo(before);
@@ -135,7 +136,7 @@ class ControlApiTest {
         ControlHarness.Reply r = h.post("/api/v1/config", h.token(), ControlHarness.applyBody(next, null));
         assertThat(r.statusCode()).isEqualTo(409);
         Map<String, Object> o = ControlHarness.json(r);
-        assertThat(o).containsEntry("status", "EDITED_ON_DISK")
+        assertThat(o).containsEntry("status", "EDITED_ON_DISK").containsEntry("conflict", "edited")
                 .containsEntry("running", h.engine.snapshot().config().sha256());
         assertThat((String) o.get("onDisk")).hasSize(64).isNotEqualTo(o.get("running"));
         assertThat((String) o.get("error")).contains("changed on disk").contains("force");
@@ -175,7 +176,40 @@ class ControlApiTest {
         assertThat((List<?>) o.get("diff")).hasSize(1);
         assertThat(Files.readString(h.file)).isEqualTo(before);
         assertThat(h.engine.snapshot().resolver().cacheCapacity()).isEqualTo(1000);
-        assertThat(h.engine.audit(1).get(0).result()).isEqualTo("ok: dry run");
+        assertThat(h.engine.audit(10)).as("a dry run is no write: not audited").isEmpty();
+    }
+
+    @Test
+    void aDryRunNeedsOnlyAReadersRightsAndAViewerMayDiffButNotApply() throws Exception {
+        Files.writeString(dir.resolve("wall.token"), "wall-0123456789abcdef\n");
+        String withViewer = Files.readString(h.file).replace("status => { listen => 127.0.0.1:0 }",
+                "status => { listen => 127.0.0.1:0, tokens => { wall => { role => viewer, file => wall.token } } }");
+        assertThat(h.post("/api/v1/config", h.token(), ControlHarness.applyBody(withViewer, null)).statusCode()).isEqualTo(200);
+        int audited = h.engine.audit(100).size();
+        String next = withViewer.replace("cache_size => 1000", "cache_size => 5000");
+
+        for (String token : new String[] {null, "wall-0123456789abcdef"}) {
+            ControlHarness.Reply dry = h.post("/api/v1/config", token, ControlHarness.applyBody(next, "\"dryRun\":true"));
+            assertThat(dry.statusCode()).as("%s: %s", token, dry.body()).isEqualTo(200);
+            assertThat(ControlHarness.json(dry)).containsEntry("status", "VALID");
+            assertThat((List<?>) ControlHarness.json(dry).get("diff")).hasSize(1);
+        }
+        ControlHarness.Reply anonymous = h.post("/api/v1/config", null, ControlHarness.applyBody(next, "\"dryRun\":false"));
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        ControlHarness.Reply viewer = h.post("/api/v1/config", "wall-0123456789abcdef", ControlHarness.applyBody(next, null));
+        assertThat(viewer.statusCode()).isEqualTo(403);
+        assertThat(viewer.header("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).contains("insufficient_scope"));
+        // a dry run with a mistake is a reader's 400, and no audit line either
+        assertThat(h.post("/api/v1/config", null, "{\"dryRun\":true}").statusCode()).isEqualTo(400);
+
+        assertThat(Files.readString(h.file)).isEqualTo(withViewer);
+        assertThat(h.engine.snapshot().config().version()).isEqualTo(2);
+        List<AuditRecord> after = h.engine.audit(100);
+        assertThat(after.subList(audited, after.size())).as("the two refused applies, no dry run")
+                .extracting(AuditRecord::token, AuditRecord::result).satisfiesExactly(
+                        a -> assertThat(a.toList()).containsExactly(null, "refused: writes need an operator token "
+                                + "(Authorization: Bearer TOKEN; the engine's own is in STATE_DIR/control.token)"),
+                        a -> assertThat(a.toList().get(0)).isEqualTo("wall"));
     }
 
     @Test
@@ -184,8 +218,41 @@ class ControlApiTest {
         ControlHarness.Reply r = h.post("/api/v1/config", h.token(), ControlHarness.applyBody(
                 before.replace("1000", "4000"), "\"expectedVersion\":7"));
         assertThat(r.statusCode()).isEqualTo(409);
-        assertThat(ControlHarness.json(r)).containsEntry("status", "VERSION_MISMATCH").containsEntry("version", 1L);
+        assertThat(ControlHarness.json(r)).containsEntry("status", "VERSION_MISMATCH").containsEntry("conflict", "version")
+                .containsEntry("version", 1L);
         assertThat(Files.readString(h.file)).isEqualTo(before);
+    }
+
+    @Test
+    void aTextAServiceCannotTakeIsRolledBackAnd409() throws Exception {
+        String before = Files.readString(h.file);
+        try (java.net.DatagramSocket taken = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+            String next = before.replace("listen => [ 127.0.0.1:0 ]", "listen => [ 127.0.0.1:" + taken.getLocalPort() + " ]");
+            ControlHarness.Reply r = h.post("/api/v1/config", h.token(), ControlHarness.applyBody(next, null));
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
+            assertThat(ControlHarness.json(r)).containsEntry("status", "FAILED").containsEntry("conflict", "rolled-back")
+                    .containsEntry("version", 1L);
+        }
+        assertThat(Files.readString(h.file)).isEqualTo(before);
+        assertThat(h.engine.snapshot().config().version()).isEqualTo(1);
+        assertThat(h.engine.audit(1).get(0).result()).startsWith("failed: ");
+    }
+
+    @Test
+    void aFileThatCannotBeReadOrWrittenIs409AndNothingIsApplied() throws Exception {
+        String before = Files.readString(h.file);
+        // the configuration file gone and a directory in its place: as unreadable as it gets, even for root
+        Files.delete(h.file);
+        Files.createDirectory(h.file);
+        ControlHarness.Reply r = h.post("/api/v1/config", h.token(), ControlHarness.applyBody(
+                before.replace("cache_size => 1000", "cache_size => 2000"), null));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
+        Map<String, Object> o = ControlHarness.json(r);
+        assertThat(o).containsEntry("status", "UNWRITABLE").containsEntry("conflict", "unwritable")
+                .containsEntry("version", 1L);
+        assertThat((String) o.get("error")).contains("cannot read " + h.file).contains("nothing applied");
+        assertThat(h.engine.snapshot().resolver().cacheCapacity()).isEqualTo(1000);
+        assertThat(h.engine.audit(1).get(0).result()).startsWith("failed: cannot read ");
     }
 
     @Test

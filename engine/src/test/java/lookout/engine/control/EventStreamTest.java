@@ -219,6 +219,28 @@ class EventStreamTest {
     }
 
     @Test
+    void withBothSinceAndLastEventIdTheLaterWinsSoNothingComesTwice() throws Exception {
+        String token = h.token();
+        h.post("/api/v1/pools/force", token, "{\"key\":\"127.0.0.9/up\",\"state\":\"DOWN\"}");
+        h.post("/api/v1/pools/force", token, "{\"key\":\"127.0.0.8/up\",\"state\":\"DOWN\"}");
+        long last = h.engine.eventsSince(0).last();
+        long nine = h.engine.eventsSince(0).events().stream()
+                .filter(e -> e.event().message().contains("127.0.0.9/up")).findFirst().orElseThrow().seq();
+        for (SseClient c : List.of(new SseClient("?since=1", Long.toString(nine)),
+                new SseClient("?since=" + nine, "1"))) {
+            Sse first = c.next("ForcedStateChanged");
+            assertThat(Long.parseLong(first.id())).isGreaterThan(nine);
+            assertThat(first.data()).contains("127.0.0.8/up");
+            assertThat(Long.parseLong(first.id())).isLessThanOrEqualTo(last);
+        }
+        assertThat(EventStream.resumePoint("3", "7")).isEqualTo(7);
+        assertThat(EventStream.resumePoint("7", "3")).isEqualTo(7);
+        assertThat(EventStream.resumePoint(null, "3")).isEqualTo(3);
+        assertThat(EventStream.resumePoint("3", null)).isEqualTo(3);
+        assertThat(EventStream.resumePoint(null, null)).isNull();
+    }
+
+    @Test
     void aResumePointTheJournalNeverReachedStartsWithAGap() throws Exception {
         SseClient c = new SseClient("?since=999999", null);
         Sse gap = c.next("gap");

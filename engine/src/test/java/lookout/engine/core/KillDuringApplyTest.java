@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (docs/design/control.md §Persistence): a separate JVM ({@link ApplyLoop}) applies two large
  * texts in turn and is killed with {@code kill -9} at random moments, 20 times; after each kill
  * the file is exactly one of the two texts and parses, every backup is one of them, the version
- * file is whole, and the next engine starts on the file and goes on.
+ * file is whole, and the next engine starts on the file and goes on, its version never below the
+ * last one an apply reported.
  */
 class KillDuringApplyTest {
 
@@ -71,18 +72,26 @@ class KillDuringApplyTest {
         Random random = new Random(14);
         int appliesSeen = 0;
         java.util.Set<String> outcomes = new java.util.HashSet<>();
+        long lastApplied = 1;
         for (int kill = 0; kill < KILLS; kill++) {
             Process p = child(conf, fa, fb);
             try {
                 BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
                 String first = out.readLine();
                 assertThat(first).as("kill %d: the engine starts on what the last kill left", kill).startsWith("started ");
+                // the version goes on across the kill: never below the last one an apply reported
+                long started = Long.parseLong(first.substring("started ".length()).strip());
+                assertThat(started).as("kill %d: version after the restart", kill).isGreaterThanOrEqualTo(lastApplied);
                 // a few applies — two or three, so that the kill falls after either text whatever
                 // the machine's speed — then a kill at a random moment of the next ones
                 int applies = 2 + random.nextInt(2);
                 for (int i = 0; i < applies; i++) {
                     String line = out.readLine();
                     assertThat(line).as("kill %d", kill).startsWith("applied ");
+                    long v = Long.parseLong(line.substring("applied ".length()).strip());
+                    assertThat(v).as("kill %d: versions rise by one per apply", kill).isEqualTo(
+                            (i == 0 ? started : lastApplied) + 1);
+                    lastApplied = v;
                     appliesSeen++;
                 }
                 Thread.sleep(random.nextInt(40));

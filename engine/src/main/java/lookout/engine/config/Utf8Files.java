@@ -8,14 +8,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** How the configuration's files are read: strict UTF-8, a leading byte-order mark dropped. */
-final class ConfigFiles {
+/** Reading the configuration's files (the file, includes, token and PEM files) as text. */
+final class Utf8Files {
 
-    private ConfigFiles() {
+    private Utf8Files() {
     }
 
     /** Strict UTF-8: a file in another encoding is an error, not silently mangled text. */
-    static String readUtf8(Path file) throws IOException {
+    static String read(Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         try {
             String text = StandardCharsets.UTF_8.newDecoder()
