@@ -70,6 +70,8 @@ final class Resolver {
     LocalZones zones;
     ResolverConfig config;
     int inFlightCeiling = IN_FLIGHT_CEILING;
+    /** Whether the marks' expiry timer is pending (one for all marks, at the first end). */
+    private boolean markTimerSet;
     /** Upstream transactions outstanding (seed 000 §4.6.5): a decision input, not a statistic. */
     int inFlight;
 
@@ -304,7 +306,7 @@ final class Resolver {
             boolean renewed = demote && demote(server(), now);
             observer.failed(qn, attempt, kind, detail, demote, now);
             if (demote) {
-                observer.demoted(server(), kind.label + (detail == null ? "" : ": " + detail), renewed);
+                observer.demoted(server(), kind, detail, renewed, now);
             }
             attempt(qn, null);
         }
@@ -353,11 +355,13 @@ final class Resolver {
             }
             end();
             // §4.6.3: a used NOERROR/NXDOMAIN reply removes the server's mark at once
-            boolean restored = marks.clear(server(), now);
+            boolean marked = marks.until(server()) != null;
+            boolean restored = marked && marks.clear(server(), now);
             boolean movesOn = rcode == RrType.NXDOMAIN && qn.candidate + 1 < qn.candidates.length;
             observer.replied(qn, attempt, rcode, !movesOn, now);
-            if (restored) {
-                observer.restored(server(), RrType.rcodeName(rcode) + " reply");
+            if (marked) {
+                // a mark that ran out a moment ago, its expiry timer not yet run, ended by expiring
+                observer.restored(server(), restored ? RrType.rcodeName(rcode) + " reply" : "mark expired", now);
             }
             String candidate = attempt.candidate();
             Answer a = Answer.upstream(candidate, qn.q.qtype, qn.q.qclass, rcode, msg.answer, msg.authority,
@@ -422,13 +426,28 @@ final class Resolver {
     /** seed 000 §4.6.3: marks {@code server} for 30 s; true when the mark was renewed. */
     private boolean demote(InetSocketAddress server, long now) {
         boolean renewed = marks.demote(server, now);
-        scheduler.schedule(this::expireMarks, DemotionMarks.MARK_NANOS, TimeUnit.NANOSECONDS);
+        if (!markTimerSet) {
+            // one timer for every mark, at the first to end: a dead server under load renews its
+            // mark thousands of times a minute, and a timer each would be as many queued tasks
+            armMarkTimer(DemotionMarks.MARK_NANOS);
+        }
         return renewed;
     }
 
+    private void armMarkTimer(long delay) {
+        markTimerSet = true;
+        scheduler.schedule(this::expireMarks, delay, TimeUnit.NANOSECONDS);
+    }
+
     private void expireMarks() {
-        for (InetSocketAddress s : marks.expire(scheduler.nanoTime())) {
-            observer.restored(s, "mark expired");
+        markTimerSet = false;
+        long now = scheduler.nanoTime();
+        for (InetSocketAddress s : marks.expire(now)) {
+            observer.restored(s, "mark expired", now);
+        }
+        Long next = marks.firstEnd();
+        if (next != null) {
+            armMarkTimer(Math.max(0, next - now));
         }
     }
 
@@ -451,5 +470,6 @@ final class Resolver {
             configured.addAll(s.servers());
         }
         marks.retainOnly(configured);
+        observer.configured(configured);
     }
 }

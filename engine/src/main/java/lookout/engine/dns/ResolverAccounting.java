@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.ResolveTrace;
@@ -40,7 +41,8 @@ final class ResolverAccounting implements ResolutionObserver {
     static final int RECENT_TRACES = 200;
 
     private final Scheduler scheduler;
-    private final Consumer<EngineEvent> publish;
+    /** Demotion, "still failing" and restoration events, folded by state per address. */
+    private final DemotionEvents events;
 
     long queries;
     long cacheHits;
@@ -57,7 +59,7 @@ final class ResolverAccounting implements ResolutionObserver {
 
     ResolverAccounting(Scheduler scheduler, Consumer<EngineEvent> publish) {
         this.scheduler = scheduler;
-        this.publish = publish;
+        this.events = new DemotionEvents(publish);
         for (FailureKind k : FailureKind.values()) {
             upstreamFailed.put(k.label, 0L);
         }
@@ -116,15 +118,21 @@ final class ResolverAccounting implements ResolutionObserver {
     }
 
     @Override
-    public void demoted(InetSocketAddress server, String reason, boolean renewed) {
+    public void demoted(InetSocketAddress server, FailureKind kind, String detail, boolean renewed, long now) {
         demotions++;
-        Instant until = scheduler.now().plusNanos(DemotionMarks.MARK_NANOS);
-        publish.accept(new EngineEvent.UpstreamDemoted(scheduler.now(), HostPort.format(server), reason, until, renewed));
+        Instant at = scheduler.now();
+        events.demoted(server, kind.label, kind.label + (detail == null ? "" : ": " + detail), renewed, now, at,
+                at.plusNanos(DemotionMarks.MARK_NANOS));
     }
 
     @Override
-    public void restored(InetSocketAddress server, String how) {
-        publish.accept(new EngineEvent.UpstreamRestored(scheduler.now(), HostPort.format(server), how));
+    public void restored(InetSocketAddress server, String how, long now) {
+        events.restored(server, how, scheduler.now());
+    }
+
+    @Override
+    public void configured(Set<InetSocketAddress> servers) {
+        events.retainOnly(servers);
     }
 
     @Override
