@@ -1,11 +1,13 @@
 package lookout.engine.dns;
 
-import io.netty.channel.EventLoopGroup;
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import lookout.engine.api.EngineOptions;
 import lookout.engine.api.ResolveTrace;
 import lookout.engine.api.Scheduler;
 import lookout.engine.config.Config;
@@ -17,6 +19,7 @@ import lookout.engine.core.SnapshotBuilder;
 import lookout.engine.dns.listen.Intake;
 import lookout.engine.dns.listen.Listeners;
 import lookout.engine.dns.listen.LoopView;
+import lookout.engine.dns.upstream.NativeUpstreamSockets;
 import lookout.engine.dns.upstream.NettyUpstreamSockets;
 import lookout.engine.dns.upstream.UpstreamSockets;
 import lookout.engine.dns.wire.ClientQuery;
@@ -33,6 +36,8 @@ import lookout.engine.seams.DynamicRecords;
  */
 public final class ResolverService implements Service, Commands.Resolver {
 
+    private static final Logger LOG = System.getLogger("lookout.engine.dns");
+
     /* Concurrency: every field is the engine loop's — start, apply, stop, resolve's hop and
      * contribute all run there. What runs elsewhere (the listeners' reader threads, upstream
      * sockets' I/O threads) lives in the listen and upstream packages and hops onto the engine loop
@@ -45,7 +50,7 @@ public final class ResolverService implements Service, Commands.Resolver {
     private Intake intake;
     private Listeners listeners;
     private ResolverStatus status;
-    private final Function<EventLoopGroup, UpstreamSockets> socketFactory = NettyUpstreamSockets::new;
+    private UpstreamSockets sockets;
     private Scheduler.Cancellable rateTimer = Scheduler.Cancellable.NONE;
 
     @Override
@@ -59,7 +64,8 @@ public final class ResolverService implements Service, Commands.Resolver {
         this.scheduler = context.scheduler();
         ResolverConfig rc = config.resolver();
         books = new ResolverAccounting(scheduler, context::publish);
-        Resolver r = new Resolver(scheduler, context.random(), books, socketFactory.apply(context.io()),
+        sockets = upstreamSockets(context);
+        Resolver r = new Resolver(scheduler, context.random(), books, sockets,
                 () -> ctx.seam(DynamicRecords.class), rc, config.zones());
         resolver = r;
         intake = new Intake((q, reply, client) -> r.question(q, reply, client, null), rc.allow());
@@ -69,6 +75,29 @@ public final class ResolverService implements Service, Commands.Resolver {
         status = new ResolverStatus(scheduler, r, books, listeners);
         listeners.open(rc.listen(), rc.udpThreads());
         rateTimer = scheduler.scheduleAtFixedRate(status::tick, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /**
+     * The upstream transactions' sockets: opened natively where the engine loop is on epoll and
+     * the engine's native library loads (docs/adr/0005-upstream-sockets.md), through Netty
+     * elsewhere and when every UDP socket is to go through Netty ({@code --udp-reads netty}).
+     */
+    private static UpstreamSockets upstreamSockets(ServiceContext context) {
+        String why = context.options().udpReads() == EngineOptions.UdpReads.NETTY ? "--udp-reads netty"
+                : NativeUpstreamSockets.unavailable(context.io());
+        UpstreamSockets s = null;
+        if (why == null) {
+            try {
+                s = NativeUpstreamSockets.open(context.io());
+            } catch (IOException e) {
+                why = e.getMessage();
+            }
+        }
+        if (s == null) {
+            s = new NettyUpstreamSockets(context.io());
+        }
+        LOG.log(Level.INFO, "resolver upstream UDP " + s.describe() + (why == null ? "" : " (native: " + why + ")"));
+        return s;
     }
 
     /** What the UDP listeners answer local questions from: the resolver's parsed zones, shared. */
@@ -94,6 +123,9 @@ public final class ResolverService implements Service, Commands.Resolver {
         rateTimer.cancel();
         if (listeners != null) {
             listeners.stop();
+        }
+        if (sockets != null) {
+            sockets.close();
         }
     }
 

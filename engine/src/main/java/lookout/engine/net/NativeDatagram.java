@@ -38,7 +38,7 @@ import java.util.Arrays;
 public final class NativeDatagram implements AutoCloseable {
 
     /** The version of the Java–C contract: the library must say the same ({@link #abi()}). */
-    static final int ABI = 1;
+    static final int ABI = 2;
 
     // An address record: family (4, 6; 0 for none), port, scope, then 16 bytes (IPv4: the first 4).
     static final int ADDRESS = 32;
@@ -67,6 +67,8 @@ public final class NativeDatagram implements AutoCloseable {
     static final int FROM_KERNEL = -2;
 
     // Linux's numbers for the options the tests read back (the C side checks them against its headers)
+    static final int SOL_SOCKET = 1;
+    static final int SO_RCVBUF = 8;
     static final int SOL_IP = 0;
     static final int SOL_IPV6 = 41;
     static final int IP_MTU_DISCOVER = 10;
@@ -138,6 +140,23 @@ public final class NativeDatagram implements AutoCloseable {
     /** An integer socket option's value as the kernel reports it (tests); -1 when it will not say. */
     int intOption(int level, int option) {
         return closed ? -1 : socketOption(fd, level, option);
+    }
+
+    /**
+     * The receive buffer as the kernel keeps it ({@code SO_RCVBUF} read back: twice what was asked,
+     * within {@code net.core.rmem_max} unless the process may exceed it); -1 when it will not say.
+     */
+    public int receiveBuffer() {
+        return intOption(SOL_SOCKET, SO_RCVBUF);
+    }
+
+    /** Datagrams the kernel dropped on this socket, ever (a full receive buffer); -1 when unknown. */
+    public long receiveDrops() {
+        if (closed) {
+            return -1;
+        }
+        long n = receiveDrops(fd);
+        return n < 0 ? -1 : n;
     }
 
     /** The address bound (the port the kernel chose for port 0). */
@@ -571,6 +590,9 @@ public final class NativeDatagram implements AutoCloseable {
                                          byte[] bound) throws IOException;
 
     private static native int socketOption(int fd, int level, int option);
+
+    /** The socket's sk_drops (SO_MEMINFO), or -errno. */
+    private static native long receiveDrops(int fd);
 
     private static native int shutdownSocket(int fd);
 
