@@ -52,6 +52,10 @@ final class ResolverAccounting implements ResolutionObserver {
     long refused;
     long unavailable;
     long demotions;
+    /** RFC 8767 stale answers given (resolver.serve_stale). */
+    long staleAnswers;
+    /** Answers completed by following a CNAME to its target. */
+    long cnameChains;
     /** upstream_failed by reason: every {@link FailureKind} label, 0 until it happens. */
     final Map<String, Long> upstreamFailed = new LinkedHashMap<>();
     final Map<InetSocketAddress, UpstreamStats> upstreams = new LinkedHashMap<>();

@@ -73,7 +73,7 @@ public final class ResolverService implements Service, Commands.Resolver {
                 intake, () -> ctx.seam(DynamicRecords.class));
         listeners.publish(view(rc));
         status = new ResolverStatus(scheduler, r, books, listeners);
-        listeners.open(rc.listen(), rc.udpThreads());
+        listeners.open(rc.listen(), rc.udpThreads(), rc.udpReceiveBuffer());
         rateTimer = scheduler.scheduleAtFixedRate(status::tick, 1, 1, TimeUnit.SECONDS);
     }
 
@@ -111,10 +111,12 @@ public final class ResolverService implements Service, Commands.Resolver {
         resolver.reconfigure(rc, after.zones());
         intake.allow(rc.allow());
         listeners.publish(view(rc));
-        if (!before.resolver().listen().equals(rc.listen()) || before.resolver().udpThreads() != rc.udpThreads()) {
+        ResolverConfig was = before.resolver();
+        if (!was.listen().equals(rc.listen()) || was.udpThreads() != rc.udpThreads()
+                || was.udpReceiveBuffer() != rc.udpReceiveBuffer()) {
             // listeners are closed and bound again only when what they are changes
             listeners.close();
-            listeners.open(rc.listen(), rc.udpThreads());
+            listeners.open(rc.listen(), rc.udpThreads(), rc.udpReceiveBuffer());
         }
     }
 

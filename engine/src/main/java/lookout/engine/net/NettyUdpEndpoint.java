@@ -74,7 +74,7 @@ final class NettyUdpEndpoint implements UdpEndpoint {
                 c.config().setBroadcast(true);
             }
             if (o.receiveBuffer() > 0) {
-                c.config().setReceiveBufferSize(o.receiveBuffer());
+                transport.receiveBuffer(c, o.receiveBuffer());
             }
             if (o.destination()) {
                 transport.reportOriginalDestination(c);
@@ -198,6 +198,20 @@ final class NettyUdpEndpoint implements UdpEndpoint {
     @Override
     public long sendErrors() {
         return sendErrors.sum();
+    }
+
+    @Override
+    public int receiveBuffer() {
+        try {
+            return channel.config().getReceiveBufferSize();
+        } catch (RuntimeException e) {
+            return -1; // closed
+        }
+    }
+
+    @Override
+    public long receiveDrops() {
+        return Transport.receiveDrops(channel);
     }
 
     /** Receivers that threw (bugs), caught here. */

@@ -19,6 +19,7 @@ import lookout.engine.api.EngineOptions;
 import lookout.engine.api.Scheduler;
 import lookout.engine.api.Severity;
 import lookout.engine.api.Subsystem;
+import lookout.engine.net.HostPort;
 import lookout.engine.net.Transport;
 import lookout.engine.net.Udp;
 import lookout.engine.net.UdpEndpoint;
@@ -69,12 +70,15 @@ public final class Listeners {
     /** Loops reading the extra UDP sockets through Netty; null when there are none. */
     private EventLoopGroup answerLoops;
     private int udpThreads = 1;
+    /** {@code resolver.udp_receive_buffer}: bytes asked for each UDP socket (0: the system's default). */
+    private int receiveBuffer;
     private boolean nativeUdp;
     // counts of sockets closed since (the open ones count their own)
     private long retiredFastAnswers;
     private long retiredLoopAnswers;
     private long retiredSendErrors;
     private long retiredFastErrors;
+    private long retiredDrops;
 
     public Listeners(Scheduler scheduler, EventLoopGroup io, Transport transport, EngineOptions.UdpReads reads,
                      Consumer<EngineEvent> publish, Intake intake, Supplier<DynamicRecords> pools) {
@@ -97,7 +101,8 @@ public final class Listeners {
      * Opens {@code udpThreads} UDP sockets and one TCP socket on each of {@code addresses},
      * replacing the answer loops there were. On an error nothing stays open.
      */
-    public void open(List<InetSocketAddress> addresses, int udpThreads) throws IOException {
+    public void open(List<InetSocketAddress> addresses, int udpThreads, int receiveBuffer) throws IOException {
+        this.receiveBuffer = receiveBuffer;
         nativeUdp = readNatively(reads, udpThreads, anyWildcard(addresses));
         answerLoops(udpThreads);
         try {
@@ -161,7 +166,8 @@ public final class Listeners {
 
     private void bind(InetSocketAddress a) throws IOException {
         DynamicRecords dyn = pools.get();
-        UdpOptions options = UdpOptions.DEFAULTS.withReusePort(udpThreads > 1).withNoPathMtuDiscovery(true);
+        UdpOptions options = UdpOptions.DEFAULTS.withReusePort(udpThreads > 1).withNoPathMtuDiscovery(true)
+                .withReceiveBuffer(receiveBuffer);
         Socket first = null;
         Channel server = null;
         // port 0: UDP picks the port and TCP must get the same one; another process may hold it for
@@ -187,6 +193,7 @@ public final class Listeners {
         udp.add(first);
         InetSocketAddress actual = first.endpoint().localAddress();
         bound.add(actual);
+        checkReceiveBuffer(first.endpoint());
         UdpOptions shared = options.withReusePort(true);
         for (int i = 1; i < udpThreads; i++) {
             try {
@@ -220,6 +227,26 @@ public final class Listeners {
         // draws of its own: forAnswerLoop may be called from any thread, before the pools start
         return new UdpListener(scheduler, () -> view, dyn == null ? null : dyn.forAnswerLoop(), intake,
                 UdpListener.Reader.OWN_THREAD, publish);
+    }
+
+    /**
+     * Warns, once per socket bound, when the kernel kept less receive buffer than asked for (Linux
+     * keeps twice what is asked, within {@code net.core.rmem_max}): a burst larger than it is
+     * dropped before the resolver sees it (the drops are counted, {@link ListenerStatus#udpReceiveDrops}).
+     */
+    private void checkReceiveBuffer(UdpEndpoint e) {
+        int got = e.receiveBuffer();
+        if (receiveBuffer <= 0 || got < 0 || got >= 2L * receiveBuffer) {
+            return;
+        }
+        long max = RmemMax.read();
+        String warn = "resolver: the UDP receive buffer of " + HostPort.format(e.localAddress()) + " is " + got
+                + " bytes, not the " + receiveBuffer + " asked for (resolver.udp_receive_buffer): the kernel caps it at"
+                + " net.core.rmem_max" + (max > 0 ? " (" + max + ")" : "") + ", so a burst of more than about "
+                + got / RmemMax.BYTES_PER_QUERY + " questions is dropped before the resolver sees it; raise the cap with"
+                + " sysctl -w net.core.rmem_max=" + receiveBuffer + ", or run with the capability CAP_NET_ADMIN";
+        LOG.log(Level.WARNING, warn);
+        publish.accept(new EngineEvent.Notice(scheduler.now(), Subsystem.RESOLVER, Severity.WARNING, warn));
     }
 
     private void logHowRead(List<InetSocketAddress> addresses) {
@@ -259,6 +286,7 @@ public final class Listeners {
             if (nativeUdp) {
                 retiredSendErrors += s.endpoint().sendErrors();
             }
+            retiredDrops += Math.max(0, s.endpoint().receiveDrops());
         }
         udp.clear();
         bound.clear();
@@ -298,7 +326,15 @@ public final class Listeners {
         long sendErrors = retiredSendErrors;
         long fastErrors = retiredFastErrors;
         List<LoopTrace> traces = new ArrayList<>();
+        long drops = retiredDrops;
+        boolean dropsKnown = !udp.isEmpty() || retiredDrops > 0;
+        int buffer = -1;
         for (Socket s : udp) {
+            long d = s.endpoint().receiveDrops();
+            dropsKnown &= d >= 0;
+            drops += Math.max(0, d);
+            int b = s.endpoint().receiveBuffer();
+            buffer = buffer < 0 ? b : b < 0 ? buffer : Math.min(buffer, b);
             if (s.listener().ownThread()) {
                 loop += s.listener().answered();
             }
@@ -310,6 +346,7 @@ public final class Listeners {
             traces.addAll(s.listener().recentAnswers());
         }
         return new ListenerStatus(boundAddresses(), fastAnswers(), loop, udpThreads, nativeUdp, sendErrors,
-                intake.malformed(), intake.denied(), intake.internalErrors() + fastErrors, tcp.open(), tcp.rejected(), traces);
+                intake.malformed(), intake.denied(), intake.internalErrors() + fastErrors, tcp.open(), tcp.rejected(), traces,
+                buffer, dropsKnown ? drops : -1);
     }
 }
