@@ -72,6 +72,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         listeners = new Listeners(scheduler, context.io(), context.transport(), context.options().udpReads(), context::publish,
                 intake, () -> ctx.seam(DynamicRecords.class));
         listeners.publish(view(rc));
+        listeners.tcpLimits(rc.tcpClients(), rc.tcpPipeline(), rc.tcpIdleTimeout());
         status = new ResolverStatus(scheduler, r, books, listeners);
         listeners.open(rc.listen(), rc.udpThreads(), rc.udpReceiveBuffer());
         rateTimer = scheduler.scheduleAtFixedRate(status::tick, 1, 1, TimeUnit.SECONDS);
@@ -111,6 +112,7 @@ public final class ResolverService implements Service, Commands.Resolver {
         resolver.reconfigure(rc, after.zones());
         intake.allow(rc.allow());
         listeners.publish(view(rc));
+        listeners.tcpLimits(rc.tcpClients(), rc.tcpPipeline(), rc.tcpIdleTimeout());
         ResolverConfig was = before.resolver();
         if (!was.listen().equals(rc.listen()) || was.udpThreads() != rc.udpThreads()
                 || was.udpReceiveBuffer() != rc.udpReceiveBuffer()) {

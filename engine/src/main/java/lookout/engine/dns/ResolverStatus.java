@@ -144,6 +144,8 @@ final class ResolverStatus {
         b.metric(Metric.counter("lookout_resolver_cname_chains_total", "Answers completed by following a CNAME", a.cnameChains));
         b.metric(Metric.gauge("lookout_resolver_tcp_clients", "Client TCP connections open", l.tcpClients()));
         b.metric(Metric.counter("lookout_resolver_tcp_rejected_total", "Client TCP connections closed at the limit", l.tcpRejected()));
+        b.metric(Metric.counter("lookout_resolver_tcp_idle_closed_total", "Client TCP connections closed for being idle",
+                l.tcpClosedIdle()));
         b.metric(Metric.counter("lookout_resolver_denied_total", "Clients outside resolver.allow", l.denied()));
         b.metric(Metric.gauge("lookout_resolver_in_flight", "Upstream transactions outstanding", r.inFlight));
         b.metric(Metric.gauge("lookout_resolver_queries_per_second", "Client questions in the last second", queriesPerSecond));

@@ -22,9 +22,10 @@ import java.util.List;
  *                       bytes (-1: unknown)
  * @param udpReceiveDrops datagrams the kernel dropped on the UDP listener sockets, ever (a full
  *                       receive buffer); -1 where that cannot be known
+ * @param tcpClosedIdle  client TCP connections closed for being idle, ever
  */
 public record ListenerStatus(List<InetSocketAddress> bound, long fastAnswers, long loopAnswers, int udpThreads,
                              boolean nativeReads, long udpSendErrors, long malformed, long denied, long internalErrors,
                              int tcpClients, long tcpRejected, List<LoopTrace> recentAnswers, int udpReceiveBuffer,
-                             long udpReceiveDrops) {
+                             long udpReceiveDrops, long tcpClosedIdle) {
 }

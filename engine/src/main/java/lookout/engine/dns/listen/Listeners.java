@@ -92,6 +92,11 @@ public final class Listeners {
         this.tcp = new TcpListener(scheduler, intake, io);
     }
 
+    /** The TCP limits from now on (start, reload): connections open at once, pipelining, idle timeout. */
+    public void tcpLimits(int clients, int pipeline, int idleSeconds) {
+        tcp.limits(clients, pipeline, idleSeconds);
+    }
+
     /** What the UDP listeners answer from from now on (start, reload). */
     public void publish(LoopView v) {
         view = v;
@@ -347,6 +352,6 @@ public final class Listeners {
         }
         return new ListenerStatus(boundAddresses(), fastAnswers(), loop, udpThreads, nativeUdp, sendErrors,
                 intake.malformed(), intake.denied(), intake.internalErrors() + fastErrors, tcp.open(), tcp.rejected(), traces,
-                buffer, dropsKnown ? drops : -1);
+                buffer, dropsKnown ? drops : -1, tcp.closedIdleCount());
     }
 }
