@@ -55,6 +55,12 @@ interface ResolutionObserver {
     /** Live reload: only these addresses are configured now (marks of the others are gone). */
     void configured(Set<InetSocketAddress> servers);
 
+    /** The answer is completed along a CNAME chain of {@code links} CNAMEs (RFC 1034 §4.3.2 step 3a). */
+    void chained(Resolution r, int links);
+
+    /** RFC 8767: every attempt failed and an answer that expired {@code expiredSeconds} ago is given. */
+    void stale(Resolution r, long expiredSeconds);
+
     /** The question is answered with {@code a}, which came from {@code source}. */
     void answered(Resolution r, Answer a, String source, long now);
 

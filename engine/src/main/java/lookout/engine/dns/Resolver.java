@@ -86,6 +86,7 @@ final class Resolver {
         this.routing = new Routing(config);
         this.zones = new LocalZones(zoneConfigs);
         this.cache = new DnsCache<>(config.cacheSize());
+        cache.keepStale(config.serveStale() * 1_000_000_000L);
     }
 
     /** Tests: replaces the socket opener. */
@@ -106,6 +107,13 @@ final class Resolver {
         Set<InetSocketAddress> asked = java.util.Collections.emptySet();
         Transaction txn;
         boolean done;
+        /** The name asked now: the current search candidate, or the target of a CNAME being followed. */
+        String name;
+        Routing.Route route;
+        /** The CNAME chain being followed for the client (RFC 1034 §4.3.2 step 3a), or null. */
+        CnameChain chain;
+        /** An RFC 8767 stale answer went into it (resolver.serve_stale). */
+        boolean stale;
 
         Question(ClientQuery q, Reply reply, Object client, Consumer<ResolveTrace> onTrace, String[] candidates,
                  long startNanos) {
@@ -116,6 +124,8 @@ final class Resolver {
             for (int i = 0; i < candidates.length; i++) {
                 routes[i] = routing.route(candidates[i]);
             }
+            name = candidates[0];
+            route = routes[0];
         }
     }
 
@@ -138,19 +148,24 @@ final class Resolver {
             Zone z = zones.find(name);
             if (z != null && q.qclass == RrType.IN) {
                 // fast path: a local zone answers the one candidate at once (the same as
-                // tryCandidate → finish, without upstream state: no routes, no attempts)
+                // tryCandidate → finish, without upstream state: no routes, no attempts), unless
+                // its answer is a CNAME to follow
                 observer.answeredLocally();
                 Answer a = zones.answer(z, name, q.qtype, q.qclass, dynamic.get());
+                if (a.danglingTarget() != null) {
+                    finish(new Question(q, reply, client, onTrace, new String[]{name}, scheduler.nanoTime()), a, 0, "zone");
+                    return;
+                }
                 reply.send(Responses.stamp(a.encoded, q, 0, -1, null));
                 long now = scheduler.nanoTime();
                 observer.answered(new Resolution(q, client, onTrace, new String[]{name}, now), a, "zone", now);
                 return;
             }
-            // fast path: an exact cache hit for a name no local zone holds
+            // fast path: an exact cache hit for a name no local zone holds (and no CNAME to follow)
             if (z == null && onTrace == null) {
                 long now = scheduler.nanoTime();
                 DnsCache.Entry<Answer> e = cache.get(new DnsCache.Key(name, q.qtype, q.qclass), now);
-                if (e != null) {
+                if (e != null && e.value().danglingTarget() == null) {
                     observer.answeredFromCache();
                     reply.send(Responses.stamp(e.value().encoded, q, e.elapsedSeconds(now), -1, null));
                     return;
@@ -177,7 +192,14 @@ final class Resolver {
     }
 
     private void tryCandidate(Question qn) {
-        String cand = qn.candidates[qn.candidate];
+        qn.name = qn.candidates[qn.candidate];
+        qn.route = qn.routes[qn.candidate];
+        tryName(qn);
+    }
+
+    /** The name asked now ({@link Question#name}): a local zone, the cache, else upstream. */
+    private void tryName(Question qn) {
+        String cand = qn.name;
         if (qn.q.qclass == RrType.IN) {
             Zone z = zones.find(cand);
             if (z != null) {
@@ -194,7 +216,7 @@ final class Resolver {
             candidateResult(qn, e.value(), e.elapsedSeconds(now), "cache", false);
             return;
         }
-        if (qn.routes[qn.candidate].servers().isEmpty()) {
+        if (qn.route.servers().isEmpty()) {
             // SPEC: an empty server list is unavailable at once, not counted as refused
             unavailableAnswer(qn, false, "no upstream servers for " + cand);
             return;
@@ -209,7 +231,7 @@ final class Resolver {
         }
         // §4.6.5: the budget is checked before the ceiling, and is not a capacity refusal
         if (qn.spent >= ATTEMPTS) {
-            unavailableAnswer(qn, false, "all " + ATTEMPTS + " upstream attempts failed");
+            attemptsFailed(qn, "all " + ATTEMPTS + " upstream attempts failed");
             return;
         }
         if (inFlight >= inFlightCeiling) {
@@ -217,7 +239,7 @@ final class Resolver {
             return;
         }
         long now = scheduler.nanoTime();
-        Routing.Route route = qn.routes[qn.candidate];
+        Routing.Route route = qn.route;
         InetSocketAddress server = tcpTo != null ? tcpTo
                 : ServerChoice.next(marks.order(route.servers(), now), qn.asked, qn.candidateAttempts);
         qn.spent++;
@@ -226,7 +248,7 @@ final class Resolver {
             qn.asked = new HashSet<>(4);
         }
         qn.asked.add(server);
-        String cand = qn.candidates[qn.candidate];
+        String cand = qn.name;
         Transaction t = new Transaction(qn, new Attempt(cand, server, tcpTo != null, now), random.nextInt(0x10000));
         qn.txn = t;
         inFlight++;
@@ -335,7 +357,7 @@ final class Resolver {
                 end();
                 observer.truncated(qn, attempt, now);
                 if (qn.spent >= ATTEMPTS) {
-                    unavailableAnswer(qn, false, "truncated reply on the final attempt");
+                    attemptsFailed(qn, "truncated reply on the final attempt");
                 } else {
                     attempt(qn, server());
                 }
@@ -357,22 +379,23 @@ final class Resolver {
             // §4.6.3: a used NOERROR/NXDOMAIN reply removes the server's mark at once
             boolean marked = marks.until(server()) != null;
             boolean restored = marked && marks.clear(server(), now);
-            boolean movesOn = rcode == RrType.NXDOMAIN && qn.candidate + 1 < qn.candidates.length;
-            observer.replied(qn, attempt, rcode, !movesOn, now);
+            String candidate = attempt.candidate();
+            Answer a = Answer.upstream(candidate, qn.q.qtype, qn.q.qclass, rcode, msg.answer, msg.authority,
+                    msg.additional);
+            boolean movesOn = rcode == RrType.NXDOMAIN && qn.chain == null && qn.candidate + 1 < qn.candidates.length;
+            // a reply that moves the question on — a candidate's NXDOMAIN, a CNAME to follow — is no failure
+            observer.replied(qn, attempt, rcode, !movesOn && a.danglingTarget() == null, now);
             if (marked) {
                 // a mark that ran out a moment ago, its expiry timer not yet run, ended by expiring
                 observer.restored(server(), restored ? RrType.rcodeName(rcode) + " reply" : "mark expired", now);
             }
-            String candidate = attempt.candidate();
-            Answer a = Answer.upstream(candidate, qn.q.qtype, qn.q.qclass, rcode, msg.answer, msg.authority,
-                    msg.additional);
             cache.put(new DnsCache.Key(candidate, qn.q.qtype, qn.q.qclass), a, a.cacheTtl(), now);
             candidateResult(qn, a, 0, "upstream", true);
         }
     }
 
     private void candidateResult(Question qn, Answer a, long elapsedSeconds, String source, boolean fromUpstream) {
-        if (a.nxdomain() && qn.candidate + 1 < qn.candidates.length) {
+        if (a.nxdomain() && qn.chain == null && qn.candidate + 1 < qn.candidates.length) {
             // §4.6.4: a candidate's NXDOMAIN is an answer, not a failure: it spends no attempt
             if (fromUpstream) {
                 qn.spent--;
@@ -387,31 +410,101 @@ final class Resolver {
     }
 
     private void finish(Question qn, Answer a, long elapsedSeconds, String source) {
+        if (a.danglingTarget() != null) {
+            follow(qn, a, elapsedSeconds, source);
+            return;
+        }
         qn.done = true;
         String cand = qn.candidates[qn.candidate];
         Answer out = a;
         long elapsed = elapsedSeconds;
+        if (qn.chain != null) {
+            // the whole chain, then the target's records (or its NXDOMAIN / NODATA)
+            out = qn.chain.answer(cand, qn.q.qtype, qn.q.qclass, a, elapsed);
+            elapsed = 0;
+            observer.chained(qn, qn.chain.links());
+        }
+        a = out;
         if (!cand.equals(qn.q.qname)) {
             // SPEC: success answers with a CNAME from the asked name to the candidate, then its records
             if (a.nxdomain()) {
                 out = new Answer(qn.q.qname, qn.q.qtype, qn.q.qclass, RrType.NXDOMAIN, false, List.of(), List.of(), List.of());
             } else {
                 List<Rr> an = new ArrayList<>();
-                long ttl = Math.max(0, a.minAnswerTtl() - elapsedSeconds);
+                long ttl = Math.max(0, a.minAnswerTtl() - elapsed);
                 an.add(new Rr(qn.q.qname, RrType.CNAME, RrType.IN, ttl, Names.toWire(cand)));
                 for (Rr r : a.answer()) {
-                    an.add(r.withTtl(Math.max(0, r.ttl() - elapsedSeconds)));
+                    an.add(r.withTtl(Math.max(0, r.ttl() - elapsed)));
                 }
                 List<Rr> ns = new ArrayList<>();
                 for (Rr r : a.authority()) {
-                    ns.add(r.withTtl(Math.max(0, r.ttl() - elapsedSeconds)));
+                    ns.add(r.withTtl(Math.max(0, r.ttl() - elapsed)));
                 }
                 out = new Answer(qn.q.qname, qn.q.qtype, qn.q.qclass, a.rcode, false, an, ns, List.of());
             }
             elapsed = 0;
         }
-        qn.reply.send(Responses.stamp(out.encoded, qn.q, elapsed, -1, null));
-        observer.answered(qn, out, source, scheduler.nanoTime());
+        if (qn.stale) {
+            // RFC 8767 §4: stale data goes out with a TTL of 30 s and EDE 3 (Stale Answer)
+            out = Stale.capped(out);
+            qn.reply.send(Responses.stamp(out.encoded, qn.q, 0, Stale.EDE_STALE_ANSWER, null));
+        } else {
+            qn.reply.send(Responses.stamp(out.encoded, qn.q, elapsed, -1, null));
+        }
+        observer.answered(qn, out, qn.stale ? "stale" : source, scheduler.nanoTime());
+    }
+
+    /**
+     * RFC 1034 §4.3.2 step 3a: {@code a} ends in a CNAME to follow; its target is looked up in the
+     * local zones, then the cache, then (when the client wants recursion) asked upstream — one more
+     * question, whose failures spend from the same three attempts (seed 000 §4.6.4). A target nobody here can
+     * resolve (no servers route it, or the client asked without recursion) ends the chain where it
+     * is, as an authoritative server answers; a loop or a chain of more than
+     * {@value CnameChain#MAX_LINKS} CNAMEs is SERVFAIL.
+     */
+    private void follow(Question qn, Answer a, long elapsedSeconds, String source) {
+        if ("upstream".equals(source)) {
+            // §4.6.4: failures spend the attempts; a reply that leads on, like a candidate's
+            // NXDOMAIN, spends none, and the target's question goes on with what is left
+            qn.spent--;
+        }
+        if (qn.chain == null) {
+            qn.chain = new CnameChain(qn.name);
+        }
+        String why = qn.chain.add(a, elapsedSeconds);
+        if (why != null) {
+            unavailableAnswer(qn, false, why);
+            return;
+        }
+        String target = a.danglingTarget();
+        qn.name = target;
+        qn.route = routing.route(target);
+        qn.asked = java.util.Collections.emptySet();
+        qn.candidateAttempts = 0;
+        Zone z = qn.q.qclass == RrType.IN ? zones.find(target) : null;
+        long now = scheduler.nanoTime();
+        DnsCache.Entry<Answer> e = z != null ? null : cache.get(new DnsCache.Key(target, qn.q.qtype, qn.q.qclass), now);
+        boolean recursion = (qn.q.flags & Message.RD) != 0;
+        if (z == null && e == null && (!recursion || qn.route.servers().isEmpty())) {
+            // nobody here resolves the target: the chain as far as it goes
+            finishAsFarAsItGoes(qn, a, source);
+            return;
+        }
+        tryName(qn);
+    }
+
+    /** The chain so far, NOERROR, for a target that is not ours to resolve. */
+    private void finishAsFarAsItGoes(Question qn, Answer last, String source) {
+        Answer none = new Answer(qn.name, qn.q.qtype, qn.q.qclass, RrType.NOERROR, last.authoritative, List.of(), List.of(),
+                List.of());
+        finish(qn, none, 0, source);
+    }
+
+    /** seed 000 §4.6.4: the last attempt failed; unavailable, unless a stale answer may be given. */
+    private void attemptsFailed(Question qn, String why) {
+        if (!serveStale(qn)) {
+            unavailableAnswer(qn, false, why);
+        }
     }
 
     private void unavailableAnswer(Question qn, boolean capacity, String why) {
@@ -419,6 +512,27 @@ final class Resolver {
         // SPEC: unavailable and refused answer SERVFAIL, with an extended error when the client sent EDNS
         qn.reply.send(Responses.error(qn.q, RrType.SERVFAIL, capacity ? EDE_OTHER : EDE_NO_REACHABLE_AUTHORITY, why));
         observer.unavailable(qn, capacity, why, scheduler.nanoTime());
+    }
+
+    /**
+     * RFC 8767: every attempt for the name asked now failed; with {@code resolver.serve_stale} on,
+     * an expired positive answer for it younger than the limit is given instead (TTL 30 s, EDE 3),
+     * and a chain goes on from it. Never an expired NXDOMAIN or NODATA, never past the limit.
+     */
+    private boolean serveStale(Question qn) {
+        if (config.serveStale() <= 0) {
+            return false;
+        }
+        long now = scheduler.nanoTime();
+        DnsCache.Entry<Answer> e = cache.stale(new DnsCache.Key(qn.name, qn.q.qtype, qn.q.qclass), now,
+                config.serveStale() * 1_000_000_000L);
+        if (e == null || !Stale.servable(e.value())) {
+            return false;
+        }
+        qn.stale = true;
+        observer.stale(qn, (now - e.expiresAt()) / 1_000_000_000L);
+        finish(qn, Stale.capped(e.value()), 0, "stale");
+        return true;
     }
 
     // ------------------------------------------------------------------ marks
@@ -464,6 +578,7 @@ final class Resolver {
         zones = new LocalZones(zoneConfigs);
         config = after;
         cache.resize(after.cacheSize());
+        cache.keepStale(after.serveStale() * 1_000_000_000L);
         cache.removeIf(k -> !old.route(k.name()).equals(now.route(k.name())));
         Set<InetSocketAddress> configured = new HashSet<>(after.fallbackServers());
         for (ResolverConfig.Scope s : after.scopes()) {

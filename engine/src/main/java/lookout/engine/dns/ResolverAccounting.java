@@ -140,6 +140,16 @@ final class ResolverAccounting implements ResolutionObserver {
     }
 
     @Override
+    public void chained(Resolution r, int links) {
+        cnameChains++;
+    }
+
+    @Override
+    public void stale(Resolution r, long expiredSeconds) {
+        staleAnswers++;
+    }
+
+    @Override
     public void answered(Resolution r, Answer a, String source, long now) {
         // the hot paths leave no trace: synthetic names, and cache hits nobody asked to see
         boolean kept = switch (source) {
