@@ -8,7 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import lookout.engine.api.EngineEvent;
+import lookout.engine.dns.upstream.DemotionMarks;
 import lookout.engine.net.HostPort;
 
 /**
@@ -30,6 +32,7 @@ final class DemotionEvents {
     static final long SUMMARY_NANOS = 60_000_000_000L;
 
     private final Consumer<EngineEvent> publish;
+    private final Supplier<Instant> wall;
     private final Map<InetSocketAddress, Episode> demoted = new HashMap<>();
 
     /** One address's time demoted: failures by reason since the last event about it, and since when. */
@@ -42,35 +45,43 @@ final class DemotionEvents {
         }
     }
 
-    DemotionEvents(Consumer<EngineEvent> publish) {
+    /**
+     * @param publish where the events go
+     * @param wall    the wall clock events are stamped with (read only when one is published)
+     */
+    DemotionEvents(Consumer<EngineEvent> publish, Supplier<Instant> wall) {
         this.publish = publish;
+        this.wall = wall;
     }
 
     /**
      * {@code server} was demoted ({@code renewed}: its mark was live and moved forward) for a failure
-     * of kind {@code label} ({@code reason}: the same with its detail, for the first event).
+     * of kind {@code label} ({@code detail}: what more the first event says, or null). Nothing is
+     * put together unless an event goes out: under load this runs for every failed attempt.
      */
-    void demoted(InetSocketAddress server, String label, String reason, boolean renewed, long now, Instant at,
-                 Instant until) {
+    void demoted(InetSocketAddress server, String label, String detail, boolean renewed, long now) {
         Episode e = demoted.get(server);
         if (!renewed || e == null) {
             demoted.put(server, new Episode(now));
-            publish.accept(new EngineEvent.UpstreamDemoted(at, HostPort.format(server), reason, until, false));
+            Instant at = wall.get();
+            publish.accept(new EngineEvent.UpstreamDemoted(at, HostPort.format(server),
+                    detail == null ? label : label + ": " + detail, at.plusNanos(DemotionMarks.MARK_NANOS), false));
             return;
         }
         e.window.merge(label, 1L, Long::sum);
         long window = now - e.windowStart;
         if (window >= SUMMARY_NANOS) {
-            publish.accept(new EngineEvent.UpstreamStillFailing(at, HostPort.format(server), e.window, Duration.ofNanos(window)));
+            publish.accept(new EngineEvent.UpstreamStillFailing(wall.get(), HostPort.format(server), e.window,
+                    Duration.ofNanos(window)));
             e.window.clear();
             e.windowStart = now;
         }
     }
 
     /** {@code server}'s mark ended ({@code how}: cleared by a reply, or expired). */
-    void restored(InetSocketAddress server, String how, Instant at) {
+    void restored(InetSocketAddress server, String how) {
         demoted.remove(server);
-        publish.accept(new EngineEvent.UpstreamRestored(at, HostPort.format(server), how));
+        publish.accept(new EngineEvent.UpstreamRestored(wall.get(), HostPort.format(server), how));
     }
 
     /** Live reload: addresses no longer configured are forgotten without an event (their marks went with them). */

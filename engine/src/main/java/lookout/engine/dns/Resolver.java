@@ -20,11 +20,14 @@ import lookout.engine.dns.answer.LocalZones;
 import lookout.engine.dns.answer.Reply;
 import lookout.engine.dns.answer.Synthetic;
 import lookout.engine.dns.cache.DnsCache;
+import lookout.engine.dns.upstream.Deadlines;
 import lookout.engine.dns.upstream.DemotionMarks;
 import lookout.engine.dns.upstream.FailureKind;
+import lookout.engine.dns.upstream.QueryIds;
 import lookout.engine.dns.upstream.ServerChoice;
 import lookout.engine.dns.upstream.UpstreamSockets;
 import lookout.engine.dns.wire.ClientQuery;
+import lookout.engine.dns.wire.Encoded;
 import lookout.engine.dns.wire.Message;
 import lookout.engine.dns.wire.Names;
 import lookout.engine.dns.wire.Queries;
@@ -60,7 +63,6 @@ final class Resolver {
     static final int EDE_NO_REACHABLE_AUTHORITY = 22;
 
     private final Scheduler scheduler;
-    private final RandomGenerator random;
     private final ResolutionObserver observer;
     private UpstreamSockets sockets;
     private final Supplier<DynamicRecords> dynamic;
@@ -70,6 +72,13 @@ final class Resolver {
     LocalZones zones;
     ResolverConfig config;
     int inFlightCeiling = IN_FLIGHT_CEILING;
+    /** Random transaction IDs (RFC 5452), drawn a buffer at a time. */
+    private final QueryIds ids;
+    /** Every transaction's deadline, in the order set; one timer for them ({@link #expireDeadlines}). */
+    private final Deadlines<Transaction> deadlines = new Deadlines<>();
+    private boolean deadlineTimerSet;
+    /** What the last reply's records came to (engine loop; one reply at a time). */
+    private final Message.Scan scan = new Message.Scan();
     /** Whether the marks' expiry timer is pending (one for all marks, at the first end). */
     private boolean markTimerSet;
     /** Upstream transactions outstanding (seed 000 §4.6.5): a decision input, not a statistic. */
@@ -78,7 +87,7 @@ final class Resolver {
     Resolver(Scheduler scheduler, RandomGenerator random, ResolutionObserver observer, UpstreamSockets sockets,
              Supplier<DynamicRecords> dynamic, ResolverConfig config, Map<String, ZoneConfig> zoneConfigs) {
         this.scheduler = scheduler;
-        this.random = random;
+        this.ids = new QueryIds(random);
         this.observer = observer;
         this.sockets = sockets;
         this.dynamic = dynamic;
@@ -239,20 +248,29 @@ final class Resolver {
             return;
         }
         long now = scheduler.nanoTime();
-        Routing.Route route = qn.route;
-        InetSocketAddress server = tcpTo != null ? tcpTo
-                : ServerChoice.next(marks.order(route.servers(), now), qn.asked, qn.candidateAttempts);
+        List<InetSocketAddress> servers = qn.route.servers();
+        InetSocketAddress server;
+        if (tcpTo != null) {
+            server = tcpTo;
+        } else if (servers.size() == 1) {
+            server = servers.get(0); // §4.6.1: with one server, all three attempts go to it
+        } else {
+            server = ServerChoice.next(marks.order(servers, now), qn.asked, qn.candidateAttempts);
+            if (qn.asked.isEmpty()) {
+                qn.asked = new HashSet<>(4);
+            }
+            qn.asked.add(server);
+        }
         qn.spent++;
         qn.candidateAttempts++;
-        if (qn.asked.isEmpty()) {
-            qn.asked = new HashSet<>(4);
-        }
-        qn.asked.add(server);
         String cand = qn.name;
-        Transaction t = new Transaction(qn, new Attempt(cand, server, tcpTo != null, now), random.nextInt(0x10000));
+        Transaction t = new Transaction(qn, new Attempt(cand, server, tcpTo != null, now), ids.next());
         qn.txn = t;
         inFlight++;
-        t.deadline = scheduler.schedule(t::onDeadline, DEADLINE_NANOS, TimeUnit.NANOSECONDS);
+        t.deadline = deadlines.add(t, now + DEADLINE_NANOS);
+        if (!deadlineTimerSet) {
+            armDeadlineTimer(now);
+        }
         byte[] query = Queries.upstream(t.id, cand, qn.q.qtype, qn.q.qclass, qn.q.checkingDisabled());
         try {
             t.handle = t.tcp() ? sockets.tcp(server, query, t) : sockets.udp(server, query, t);
@@ -269,7 +287,8 @@ final class Resolver {
         final Question qn;
         final Attempt attempt;
         final int id;
-        Scheduler.Cancellable deadline = Scheduler.Cancellable.NONE;
+        /** Its entry in {@link #deadlines}. */
+        long deadline = -1;
         UpstreamSockets.Handle handle;
         boolean ended;
 
@@ -309,7 +328,7 @@ final class Resolver {
 
         private void end() {
             ended = true;
-            deadline.cancel();
+            deadlines.remove(deadline);
             if (handle != null) {
                 handle.close();
             }
@@ -364,7 +383,10 @@ final class Resolver {
                 return;
             }
             try {
-                Message.decodeRecords(m, m.length, msg);
+                Message.scanRecords(m, m.length, msg, scan);
+                if (!scan.keepable()) {
+                    Message.decodeRecords(m, m.length, msg);
+                }
             } catch (WireException e) {
                 // seed 004: a reply that cannot be parsed past its question fails like SERVFAIL
                 fail(FailureKind.MALFORMED, e.getMessage());
@@ -380,8 +402,10 @@ final class Resolver {
             boolean marked = marks.until(server()) != null;
             boolean restored = marked && marks.clear(server(), now);
             String candidate = attempt.candidate();
-            Answer a = Answer.upstream(candidate, qn.q.qtype, qn.q.qclass, rcode, msg.answer, msg.authority,
-                    msg.additional);
+            // kept on the wire as it came, unless it carries a CNAME (its chain is read: it may be followed)
+            Answer a = scan.keepable()
+                    ? Answer.upstreamWire(candidate, qn.q.qtype, qn.q.qclass, rcode, Encoded.ofReply(m, m.length, scan, rcode), scan)
+                    : Answer.upstream(candidate, qn.q.qtype, qn.q.qclass, rcode, msg.answer, msg.authority, msg.additional);
             boolean movesOn = rcode == RrType.NXDOMAIN && qn.chain == null && qn.candidate + 1 < qn.candidates.length;
             // a reply that moves the question on — a candidate's NXDOMAIN, a CNAME to follow — is no failure
             observer.replied(qn, attempt, rcode, !movesOn && a.danglingTarget() == null, now);
@@ -533,6 +557,29 @@ final class Resolver {
         observer.stale(qn, (now - e.expiresAt()) / 1_000_000_000L);
         finish(qn, Stale.capped(e.value()), 0, "stale");
         return true;
+    }
+
+    // ------------------------------------------------------------------ deadlines
+
+    /**
+     * One timer for every transaction's deadline, at the first to fall due (seed 000 §4.6.2: two
+     * seconds from each send, so they fall due in the order they were set): a burst of thousands
+     * in flight is one timer, not one each, and the transactions due together fail in one task.
+     */
+    private void armDeadlineTimer(long now) {
+        deadlineTimerSet = true;
+        scheduler.schedule(this::expireDeadlines, Math.max(0, deadlines.first() - now), TimeUnit.NANOSECONDS);
+    }
+
+    private void expireDeadlines() {
+        deadlineTimerSet = false;
+        long now = scheduler.nanoTime();
+        for (Transaction t = deadlines.pollDue(now); t != null; t = deadlines.pollDue(now)) {
+            t.onDeadline();
+        }
+        if (!deadlines.isEmpty() && !deadlineTimerSet) {
+            armDeadlineTimer(now);
+        }
     }
 
     // ------------------------------------------------------------------ marks

@@ -15,7 +15,6 @@ import lookout.engine.api.EngineEvent;
 import lookout.engine.api.ResolveTrace;
 import lookout.engine.api.Scheduler;
 import lookout.engine.dns.answer.Answer;
-import lookout.engine.dns.upstream.DemotionMarks;
 import lookout.engine.dns.upstream.FailureKind;
 import lookout.engine.dns.wire.ClientQuery;
 import lookout.engine.dns.wire.Rr;
@@ -63,7 +62,7 @@ final class ResolverAccounting implements ResolutionObserver {
 
     ResolverAccounting(Scheduler scheduler, Consumer<EngineEvent> publish) {
         this.scheduler = scheduler;
-        this.events = new DemotionEvents(publish);
+        this.events = new DemotionEvents(publish, scheduler::now);
         for (FailureKind k : FailureKind.values()) {
             upstreamFailed.put(k.label, 0L);
         }
@@ -103,13 +102,13 @@ final class ResolverAccounting implements ResolutionObserver {
         st.failed++;
         st.lastFailureNanos = now;
         st.failedOnce = true;
-        record(r, a, kind.label + (detail == null ? "" : ": " + detail), true, demoted, now);
+        record(r, a, kind.label, detail, true, demoted, now);
     }
 
     @Override
     public void truncated(Resolution r, Attempt a, long now) {
         stats(a.server()).replied(now - a.sentAt());
-        record(r, a, "TC", true, false, now);
+        record(r, a, "TC", null, true, false, now);
     }
 
     @Override
@@ -118,20 +117,18 @@ final class ResolverAccounting implements ResolutionObserver {
         st.replied(now - a.sentAt());
         st.lastSuccessNanos = now;
         st.succeeded = true;
-        record(r, a, RrType.rcodeName(rcode), spent, false, now);
+        record(r, a, RrType.rcodeName(rcode), null, spent, false, now);
     }
 
     @Override
     public void demoted(InetSocketAddress server, FailureKind kind, String detail, boolean renewed, long now) {
         demotions++;
-        Instant at = scheduler.now();
-        events.demoted(server, kind.label, kind.label + (detail == null ? "" : ": " + detail), renewed, now, at,
-                at.plusNanos(DemotionMarks.MARK_NANOS));
+        events.demoted(server, kind.label, detail, renewed, now);
     }
 
     @Override
     public void restored(InetSocketAddress server, String how, long now) {
-        events.restored(server, how, scheduler.now());
+        events.restored(server, how);
     }
 
     @Override
@@ -181,11 +178,11 @@ final class ResolverAccounting implements ResolutionObserver {
         }
     }
 
-    private void record(Resolution r, Attempt a, String result, boolean spent, boolean demoted, long now) {
+    private void record(Resolution r, Attempt a, String result, String detail, boolean spent, boolean demoted, long now) {
         if (r.attempts == null) {
             r.attempts = new ArrayList<>(4);
         }
-        r.attempts.add(new AttemptRecord(a, result, now, spent, demoted));
+        r.attempts.add(new AttemptRecord(a, result, detail, now, spent, demoted));
     }
 
     UpstreamStats stats(InetSocketAddress s) {
@@ -241,7 +238,7 @@ final class ResolverAccounting implements ResolutionObserver {
             for (AttemptRecord r : qn.attempts) {
                 Attempt t = r.attempt();
                 attempts.add(new ResolveTrace.Attempt(t.candidate(), HostPort.format(t.server()), t.tcp() ? "tcp" : "udp",
-                        r.result(), Duration.ofNanos(t.sentAt() - qn.startNanos), Duration.ofNanos(r.endedAt() - t.sentAt()),
+                        r.shown(), Duration.ofNanos(t.sentAt() - qn.startNanos), Duration.ofNanos(r.endedAt() - t.sentAt()),
                         r.spent(), r.demoted()));
             }
         }

@@ -89,6 +89,37 @@ public final class Answer {
         return new Answer(qname, qtype, qclass, true, Encoded.addresses(flags, qname, qtype, qclass, ttl, addresses), ttl);
     }
 
+    /** An upstream reply kept as it came ({@link Encoded#ofReply}): records decoded on demand. */
+    private Answer(String qname, int qtype, int qclass, int rcode, Encoded encoded, long cacheTtl, long minAnswerTtl) {
+        this.qname = qname;
+        this.qtype = qtype;
+        this.qclass = qclass;
+        this.rcode = rcode;
+        this.authoritative = false;
+        this.encoded = encoded;
+        this.cacheTtl = cacheTtl;
+        this.minAnswerTtl = minAnswerTtl;
+        this.danglingTarget = null;
+        this.cnameLinks = 0;
+    }
+
+    /**
+     * An upstream reply without CNAMEs, kept on the wire as it came (neither decoded into records
+     * nor encoded again: the forwarding path's largest cost before), with what
+     * {@link Message#scanRecords} learned of it.
+     */
+    public static Answer upstreamWire(String qname, int qtype, int qclass, int rcode, Encoded encoded, Message.Scan scan) {
+        long ttl;
+        if (rcode == RrType.NOERROR && scan.answers() > 0) {
+            ttl = Math.min(scan.minAnswerTtl(), 86_400);
+        } else if ((rcode == RrType.NXDOMAIN || rcode == RrType.NOERROR) && scan.soaTtl() >= 0) {
+            ttl = Math.min(Math.min(scan.soaTtl(), scan.soaMinimum()), 10_800);
+        } else {
+            ttl = 0;
+        }
+        return new Answer(qname, qtype, qclass, rcode, encoded, ttl, scan.answers() > 0 ? scan.minAnswerTtl() : ttl);
+    }
+
     /** An upstream answer: encoded once, records dropped (decoded again on demand). */
     public static Answer upstream(String qname, int qtype, int qclass, int rcode, List<Rr> answer, List<Rr> authority,
                            List<Rr> additional) {
