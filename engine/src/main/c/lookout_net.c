@@ -94,7 +94,7 @@ _Static_assert(J(SOL_SOCKET) == SOL_SOCKET && J(SO_RCVBUF) == SO_RCVBUF, "SO_RCV
 _Static_assert(J(SOL_IP) == IPPROTO_IP && J(SOL_IPV6) == IPPROTO_IPV6, "SOL_IP");
 _Static_assert(J(IP_MTU_DISCOVER) == IP_MTU_DISCOVER && J(IPV6_MTU_DISCOVER) == IPV6_MTU_DISCOVER, "MTU_DISCOVER");
 _Static_assert(J(PMTUDISC_OMIT) == IP_PMTUDISC_OMIT && J(PMTUDISC_OMIT) == IPV6_PMTUDISC_OMIT, "PMTUDISC_OMIT");
-_Static_assert(J(EINTR) == EINTR, "EINTR");
+_Static_assert(J(EINTR) == EINTR && J(EAGAIN) == EAGAIN, "EINTR");
 
 union lk_name {
     struct sockaddr sa;
@@ -535,15 +535,8 @@ JNIEXPORT jlong JNICALL Java_lookout_engine_net_NativeDatagram_batchInit(JNIEnv 
     return (jlong) (uintptr_t) b;
 }
 
-/*
- * Blocks until at least one datagram is there and takes up to the batch (MSG_WAITFORONE): how
- * many, 0 once the socket is shut down, -errno on an error (EINTR included: Java retries).
- */
-JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_receiveBatch(JNIEnv *env, jclass type, jlong handle,
-        jint fd) {
-    (void) env;
-    (void) type;
-    struct lk_batch *b = (struct lk_batch *) (uintptr_t) handle;
+/* Takes up to the batch with `flags`: how many, or -errno. */
+static int receive(struct lk_batch *b, int fd, int flags) {
     for (int i = 0; i < b->count; i++) {
         struct msghdr *h = &b->in[i].msg_hdr;
         h->msg_name = &b->in_names[i];
@@ -552,7 +545,7 @@ JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_receiveBatch(JNIEn
         h->msg_controllen = b->pktinfo ? sizeof b->in_control[i].bytes : 0;
         h->msg_flags = 0;
     }
-    int n = recvmmsg(fd, b->in, (unsigned int) b->count, MSG_WAITFORONE, NULL);
+    int n = recvmmsg(fd, b->in, (unsigned int) b->count, flags, NULL);
     if (n < 0) {
         return -errno;
     }
@@ -570,6 +563,28 @@ JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_receiveBatch(JNIEn
         }
     }
     return n;
+}
+
+/*
+ * Blocks until at least one datagram is there and takes up to the batch (MSG_WAITFORONE): how
+ * many, 0 once the socket is shut down, -errno on an error (EINTR included: Java retries).
+ */
+JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_receiveBatch(JNIEnv *env, jclass type, jlong handle,
+        jint fd) {
+    (void) env;
+    (void) type;
+    return receive((struct lk_batch *) (uintptr_t) handle, fd, MSG_WAITFORONE);
+}
+
+/*
+ * What is there now, without waiting (MSG_DONTWAIT): for a socket an event loop watches, read
+ * when the loop says it is readable. How many, or -errno (-EAGAIN: nothing).
+ */
+JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_receiveNow(JNIEnv *env, jclass type, jlong handle,
+        jint fd) {
+    (void) env;
+    (void) type;
+    return receive((struct lk_batch *) (uintptr_t) handle, fd, MSG_DONTWAIT);
 }
 
 /*

@@ -118,6 +118,9 @@ final class ResolverStatus {
         b.metric(Metric.gauge("lookout_resolver_udp_threads", "UDP sockets per listen address, each on its own loop", l.udpThreads()));
         b.metric(Metric.gauge("lookout_resolver_udp_native", "1 when the UDP listeners are read natively (recvmmsg per socket thread), 0 through Netty",
                 l.nativeReads() ? 1 : 0));
+        b.metric(Metric.gauge("lookout_resolver_udp_native_on_engine_loop",
+                "1 when the one UDP socket of each address is read natively on the engine loop itself (no reader thread)",
+                l.nativeOnLoop() ? 1 : 0));
         b.metric(Metric.counter("lookout_resolver_udp_send_errors_total", "UDP answers the kernel would not send (natively read listeners)",
                 l.udpSendErrors()));
         b.metric(new Metric("lookout_resolver_upstream_sent_total", "Upstream transactions sent", "counter", Map.of("transport", "udp"), a.sentUdp));

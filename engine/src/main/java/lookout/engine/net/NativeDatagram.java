@@ -75,6 +75,7 @@ public final class NativeDatagram implements AutoCloseable {
     static final int IPV6_MTU_DISCOVER = 23;
     static final int PMTUDISC_OMIT = 5;
     static final int EINTR = 4;
+    static final int EAGAIN = 11;
 
     /** Datagrams one receive takes and answers one send gives at most (gdnsd's batch). */
     public static final int BATCH = 16;
@@ -135,6 +136,11 @@ public final class NativeDatagram implements AutoCloseable {
             closeSocket(fd);
             throw e;
         }
+    }
+
+    /** The descriptor, for a loop that watches it. */
+    int descriptor() {
+        return fd;
     }
 
     /** An integer socket option's value as the kernel reports it (tests); -1 when it will not say. */
@@ -376,6 +382,33 @@ public final class NativeDatagram implements AutoCloseable {
             }
         }
 
+        /**
+         * Takes what is there now, up to {@link #BATCH}, without waiting: for a socket an event
+         * loop watches ({@code recvmmsg} with {@code MSG_DONTWAIT}). 0 when there is nothing (or
+         * the socket is shut down); -1 on an error ({@link #errno()}).
+         */
+        public int receiveReady() {
+            if (released || slot == 0 || shut) {
+                return 0;
+            }
+            try {
+                int n;
+                do {
+                    n = receiveNow(handle, fd);
+                } while (n == -EINTR);
+                if (n >= 0) {
+                    return n;
+                }
+                if (n == -EAGAIN) {
+                    return 0;
+                }
+                receiveErrno = -n;
+                return -1;
+            } finally {
+                Reference.reachabilityFence(this);
+            }
+        }
+
         /** The error of the last failed {@link #receive}, for the log. */
         public String error() {
             return describe(receiveErrno);
@@ -605,6 +638,9 @@ public final class NativeDatagram implements AutoCloseable {
 
     /** recvmmsg: how many datagrams, or -errno. */
     private static native int receiveBatch(long batch, int fd);
+
+    /** recvmmsg without waiting: how many datagrams, or -errno (-EAGAIN: none). */
+    private static native int receiveNow(long batch, int fd);
 
     /** sendmmsg of the first {@code queued} answers: refused answers (high 32 bits), last errno (low). */
     private static native long sendBatch(long batch, int fd, int queued);

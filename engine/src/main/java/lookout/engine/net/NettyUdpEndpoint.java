@@ -45,6 +45,8 @@ final class NettyUdpEndpoint implements UdpEndpoint {
     private final byte[] scratch;
     private boolean inBurst;
     private int unflushed;
+    private boolean flushQueued;
+    private final Runnable flushTask = this::flushQueued;
     private InetSocketAddress current;
 
     private NettyUdpEndpoint(DatagramChannel channel, UdpReceiver receiver, UdpOptions options, String readBy) {
@@ -164,11 +166,30 @@ final class NettyUdpEndpoint implements UdpEndpoint {
                 unflushed = 0;
                 channel.flush();
             }
+        } else if (channel.eventLoop().inEventLoop()) {
+            // made on the loop outside a burst (an answer after an upstream reply): it waits for the
+            // end of the loop's round and leaves with the others made in it (one sendmmsg on epoll)
+            channel.write(p, channel.voidPromise());
+            if (++unflushed == FLUSH_EVERY) {
+                unflushed = 0;
+                channel.flush();
+            } else if (!flushQueued) {
+                flushQueued = true;
+                channel.eventLoop().execute(flushTask);
+            }
         } else {
             // a void promise, no listener per datagram: a failed send surfaces in exceptionCaught
             channel.writeAndFlush(p, channel.voidPromise());
         }
         return true;
+    }
+
+    private void flushQueued() {
+        flushQueued = false;
+        if (unflushed > 0) {
+            unflushed = 0;
+            channel.flush();
+        }
     }
 
     @Override

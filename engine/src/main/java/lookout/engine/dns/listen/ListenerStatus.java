@@ -23,9 +23,11 @@ import java.util.List;
  * @param udpReceiveDrops datagrams the kernel dropped on the UDP listener sockets, ever (a full
  *                       receive buffer); -1 where that cannot be known
  * @param tcpClosedIdle  client TCP connections closed for being idle, ever
+ * @param nativeOnLoop   whether the one UDP socket of each address is read natively on the engine loop
  */
 public record ListenerStatus(List<InetSocketAddress> bound, long fastAnswers, long loopAnswers, int udpThreads,
                              boolean nativeReads, long udpSendErrors, long malformed, long denied, long internalErrors,
                              int tcpClients, long tcpRejected, List<LoopTrace> recentAnswers, int udpReceiveBuffer,
-                             long udpReceiveDrops, long tcpClosedIdle) {
+                             long udpReceiveDrops, long tcpClosedIdle,
+                             boolean nativeOnLoop) {
 }
