@@ -60,6 +60,37 @@ class AllocationProbe {
     }
 
     @Test
+    void entryBytes() throws Exception {
+        try (VirtualScheduler clock = new VirtualScheduler()) {
+            ResolverConfig base = ResolverHarness.oneScope(new InetSocketAddress("127.0.0.1", 53));
+            ResolverConfig rc = new ResolverConfig(base.listen(), base.allow(), base.scopes(), base.fallbackServers(),
+                    base.search(), 200_000);
+            Echo echo = new Echo();
+            ResolverAccounting books = new ResolverAccounting(clock, e -> { });
+            Resolver r = clock.call(() -> new Resolver(clock, new Random(1), books, echo, () -> null, rc, Map.of()));
+            lookout.engine.dns.answer.Reply sink = bytes -> { };
+            Runtime rt = Runtime.getRuntime();
+            for (int round = 0; round < 2; round++) {
+                int from = round * 100_000;
+                System.gc();
+                long before = rt.totalMemory() - rt.freeMemory();
+                clock.call(() -> {
+                    for (int i = from; i < from + 100_000; i++) {
+                        byte[] raw = DnsTestClient.query(i & 0xFFFF, "x" + i + ".r1.bench.test.", RrType.A, true, 1232);
+                        r.question(ClientQuery.decode(raw, raw.length, false), sink, "probe", null);
+                        echo.last.reply(nsdReply(echo.query), echo.server);
+                    }
+                    return null;
+                });
+                System.gc();
+                long after = rt.totalMemory() - rt.freeMemory();
+                System.out.println("probe cache: " + clock.call(() -> r.cache.size()) + " entries, " + (after - before) / 100_000
+                        + " bytes each");
+            }
+        }
+    }
+
+    @Test
     void probe() throws Exception {
         try (VirtualScheduler clock = new VirtualScheduler()) {
             ResolverConfig rc = ResolverHarness.oneScope(new InetSocketAddress("127.0.0.1", 53));
