@@ -79,13 +79,43 @@ fi
 # jlink's own launcher runs java as a child of sh and resolves its directory from $0: SIGTERM
 # to the launcher would not reach the JVM (so --headless could not stop cleanly), and a symlink
 # to it (/usr/local/bin/lookout) would look for java beside the link. This one execs the JVM
-# and follows links. LOOKOUT_OPTS adds JVM options (for example -Xmx256m).
+# and follows links.
+#
+# Its JVM options suit a long-running service and a desktop alike (docs/design/dns.md,
+# "Footprint"); LOOKOUT_OPTS comes after them, so any of them can be overridden there (the JVM
+# takes the last of each):
+#   -Xmx   128 MiB for the engine and the console, plus 512 bytes for each entry of the
+#          resolver's cache (resolver.cache_size in the file given with --config, else the
+#          embedded default's 10 000): the JVM's own default, a quarter of the machine, let a
+#          benchmark's garbage grow it to 800 MB and keep it; the engine warns at start when the
+#          limit it runs with is too small for its cache_size
+#   -Xms32m a small start, grown as needed (the default is 1/64 of the machine)
+#   G1 with a periodic collection after a minute without one, which gives unused heap back to the
+#          system (an idle console or service shrinks again); pauses of a few milliseconds on
+#          heaps this size, where a serial or parallel collector's full collections of a churning
+#          cache would stop the resolver for tens
+#   -Xss512k, metaspace and code cache caps: what the engine's threads and classes need, with room
 cat > "$out/bin/lookout" <<LAUNCHER
 #!/bin/sh
 # Lookout launcher: lookout [--config FILE | --headless ... | --check-config FILE | --help]
 DIR=\$(dirname "\$(readlink -f "\$0")")
+# the resolver's cache size, from the configuration file when one is given (else the default's)
+cache=10000
+file=
+prev=
+for a in "\$@"; do
+    case \$prev in --config | --check-config) file=\$a ;; esac
+    case \$a in --config=*) file=\${a#--config=} ;; esac
+    prev=\$a
+done
+if [ -n "\$file" ] && [ -r "\$file" ]; then
+    n=\$(grep -o 'cache_size[[:space:]]*=>*[[:space:]]*[0-9][0-9]*' "\$file" 2>/dev/null | head -1 | grep -o '[0-9][0-9]*\$')
+    [ -n "\$n" ] && cache=\$n
+fi
+heap=\$((128 + cache / 2048))
+JVM_OPTS="-Xms32m -Xmx\${heap}m -XX:+UseG1GC -XX:G1PeriodicGCInterval=60000 -Xss512k -XX:MaxMetaspaceSize=192m -XX:ReservedCodeCacheSize=96m"
 # shellcheck disable=SC2086
-exec "\$DIR/java" \$LOOKOUT_OPTS ${runtime_modules}-m lookout.console/lookout.console.Main "\$@"
+exec "\$DIR/java" \$JVM_OPTS \$LOOKOUT_OPTS ${runtime_modules}-m lookout.console/lookout.console.Main "\$@"
 LAUNCHER
 chmod 755 "$out/bin/lookout"
 

@@ -23,15 +23,18 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <jni.h>
+#include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "lookout_engine_net_NativeDatagram.h"
+#include "lookout_engine_net_UdpExchanges.h"
 
 #define J(name) lookout_engine_net_NativeDatagram_##name
 
@@ -87,10 +90,11 @@ _Static_assert(offsetof(struct lk_queued, from) == J(QUEUED_FROM), "QUEUED_FROM"
 _Static_assert(offsetof(struct lk_queued, address) == J(QUEUED_ADDRESS), "QUEUED_ADDRESS");
 _Static_assert(offsetof(struct lk_queued, via) == J(QUEUED_VIA), "QUEUED_VIA");
 /* the option numbers Java's tests read back with socketOption */
+_Static_assert(J(SOL_SOCKET) == SOL_SOCKET && J(SO_RCVBUF) == SO_RCVBUF, "SO_RCVBUF");
 _Static_assert(J(SOL_IP) == IPPROTO_IP && J(SOL_IPV6) == IPPROTO_IPV6, "SOL_IP");
 _Static_assert(J(IP_MTU_DISCOVER) == IP_MTU_DISCOVER && J(IPV6_MTU_DISCOVER) == IPV6_MTU_DISCOVER, "MTU_DISCOVER");
 _Static_assert(J(PMTUDISC_OMIT) == IP_PMTUDISC_OMIT && J(PMTUDISC_OMIT) == IPV6_PMTUDISC_OMIT, "PMTUDISC_OMIT");
-_Static_assert(J(EINTR) == EINTR, "EINTR");
+_Static_assert(J(EINTR) == EINTR && J(EAGAIN) == EAGAIN, "EINTR");
 
 union lk_name {
     struct sockaddr sa;
@@ -367,7 +371,10 @@ JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_openSocket(JNIEnv 
         give_up(env, fd, "SO_REUSEPORT", e);
         return -1;
     }
-    if (receive_buffer > 0 && (e = set_int(fd, SOL_SOCKET, SO_RCVBUF, receive_buffer)) != 0) {
+    /* beyond net.core.rmem_max only with CAP_NET_ADMIN (SO_RCVBUFFORCE), as unbound does; without
+       it the kernel caps SO_RCVBUF silently, and the caller reads back what it got */
+    if (receive_buffer > 0 && set_int(fd, SOL_SOCKET, SO_RCVBUFFORCE, receive_buffer) != 0
+            && (e = set_int(fd, SOL_SOCKET, SO_RCVBUF, receive_buffer)) != 0) {
         give_up(env, fd, "SO_RCVBUF", e);
         return -1;
     }
@@ -423,6 +430,24 @@ JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_socketOption(JNIEn
     int value = 0;
     socklen_t length = sizeof value;
     return getsockopt(fd, level, option, &value, &length) == 0 ? value : -1;
+}
+
+/*
+ * Datagrams the kernel dropped on this socket, ever (sk_drops: a full receive buffer, mostly),
+ * read with SO_MEMINFO when asked. SO_RXQ_OVFL reports the same counter, but as a control
+ * message on every datagram received after a drop, and only when one is received: this costs
+ * nothing per datagram and sees drops after the last one too. -errno on failure.
+ */
+JNIEXPORT jlong JNICALL Java_lookout_engine_net_NativeDatagram_receiveDrops(JNIEnv *env, jclass type, jint fd) {
+    (void) env;
+    (void) type;
+    uint32_t info[SK_MEMINFO_VARS];
+    socklen_t length = sizeof info;
+    memset(info, 0, sizeof info);
+    if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, info, &length) != 0) {
+        return -errno;
+    }
+    return length > SK_MEMINFO_DROPS * sizeof(uint32_t) ? (jlong) info[SK_MEMINFO_DROPS] : -EINVAL;
 }
 
 JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_shutdownSocket(JNIEnv *env, jclass type, jint fd) {
@@ -510,15 +535,8 @@ JNIEXPORT jlong JNICALL Java_lookout_engine_net_NativeDatagram_batchInit(JNIEnv 
     return (jlong) (uintptr_t) b;
 }
 
-/*
- * Blocks until at least one datagram is there and takes up to the batch (MSG_WAITFORONE): how
- * many, 0 once the socket is shut down, -errno on an error (EINTR included: Java retries).
- */
-JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_receiveBatch(JNIEnv *env, jclass type, jlong handle,
-        jint fd) {
-    (void) env;
-    (void) type;
-    struct lk_batch *b = (struct lk_batch *) (uintptr_t) handle;
+/* Takes up to the batch with `flags`: how many, or -errno. */
+static int receive(struct lk_batch *b, int fd, int flags) {
     for (int i = 0; i < b->count; i++) {
         struct msghdr *h = &b->in[i].msg_hdr;
         h->msg_name = &b->in_names[i];
@@ -527,7 +545,7 @@ JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_receiveBatch(JNIEn
         h->msg_controllen = b->pktinfo ? sizeof b->in_control[i].bytes : 0;
         h->msg_flags = 0;
     }
-    int n = recvmmsg(fd, b->in, (unsigned int) b->count, MSG_WAITFORONE, NULL);
+    int n = recvmmsg(fd, b->in, (unsigned int) b->count, flags, NULL);
     if (n < 0) {
         return -errno;
     }
@@ -545,6 +563,28 @@ JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_receiveBatch(JNIEn
         }
     }
     return n;
+}
+
+/*
+ * Blocks until at least one datagram is there and takes up to the batch (MSG_WAITFORONE): how
+ * many, 0 once the socket is shut down, -errno on an error (EINTR included: Java retries).
+ */
+JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_receiveBatch(JNIEnv *env, jclass type, jlong handle,
+        jint fd) {
+    (void) env;
+    (void) type;
+    return receive((struct lk_batch *) (uintptr_t) handle, fd, MSG_WAITFORONE);
+}
+
+/*
+ * What is there now, without waiting (MSG_DONTWAIT): for a socket an event loop watches, read
+ * when the loop says it is readable. How many, or -errno (-EAGAIN: nothing).
+ */
+JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_receiveNow(JNIEnv *env, jclass type, jlong handle,
+        jint fd) {
+    (void) env;
+    (void) type;
+    return receive((struct lk_batch *) (uintptr_t) handle, fd, MSG_DONTWAIT);
 }
 
 /*
@@ -600,4 +640,168 @@ JNIEXPORT jlong JNICALL Java_lookout_engine_net_NativeDatagram_sendBatch(JNIEnv 
         }
     }
     return (jlong) (((uint64_t) refused << 32) | (uint32_t) last);
+}
+
+/* ------------------------------------------------------------------ exchanges */
+
+/*
+ * lookout.engine.net.UdpExchanges: one connected UDP socket per query-and-reply exchange (the
+ * resolver's upstream transactions: seed 000 wants a socket of its own for each), watched by one
+ * epoll set of our own, which sits as a single descriptor on the Netty loop that owns them.
+ * Opening an exchange is one JNI call (socket, connect, epoll_ctl, send); reading the replies of
+ * a wake-up is one call (epoll_wait, then one recv on each ready socket, packed into Java's
+ * buffer); closing is one call (close, which also takes the socket out of the set). No channel,
+ * no pipeline, no per-socket registration on the Netty loop.
+ */
+
+struct lk_exchange {
+    int32_t handle;    /* Java's name for the exchange (slot and generation) */
+    int32_t offset;    /* where its datagram lies in the in buffer */
+    int32_t length;    /* its length (at most the room it was given) */
+    int32_t truncated; /* longer than that room: cut */
+    int32_t error;     /* 0, or the errno of a failed receive (ECONNREFUSED after an ICMP refusal) */
+    int32_t reserved;
+};
+
+#define JX(name) lookout_engine_net_UdpExchanges_##name
+
+_Static_assert(sizeof(struct lk_exchange) == JX(RECORD), "RECORD");
+_Static_assert(offsetof(struct lk_exchange, handle) == JX(RECORD_HANDLE), "RECORD_HANDLE");
+_Static_assert(offsetof(struct lk_exchange, offset) == JX(RECORD_OFFSET), "RECORD_OFFSET");
+_Static_assert(offsetof(struct lk_exchange, length) == JX(RECORD_LENGTH), "RECORD_LENGTH");
+_Static_assert(offsetof(struct lk_exchange, truncated) == JX(RECORD_TRUNCATED), "RECORD_TRUNCATED");
+_Static_assert(offsetof(struct lk_exchange, error) == JX(RECORD_ERROR), "RECORD_ERROR");
+_Static_assert(JX(ADDRESS) == J(ADDRESS), "ADDRESS");
+
+JNIEXPORT jint JNICALL Java_lookout_engine_net_UdpExchanges_epollCreate(JNIEnv *env, jclass type) {
+    (void) env;
+    (void) type;
+    int fd = epoll_create1(EPOLL_CLOEXEC);
+    return fd >= 0 ? fd : -errno;
+}
+
+JNIEXPORT jint JNICALL Java_lookout_engine_net_UdpExchanges_eventSize(JNIEnv *env, jclass type) {
+    (void) env;
+    (void) type;
+    return (jint) sizeof(struct epoll_event);
+}
+
+/*
+ * A socket connected to the address record at out[0, ADDRESS), watched by `set` with `handle`,
+ * and the `length` bytes at out[ADDRESS, ...) sent on it. Returns the descriptor, or
+ * -(phase << 16 | errno) with the phase that failed (nothing is left open then).
+ */
+JNIEXPORT jlong JNICALL Java_lookout_engine_net_UdpExchanges_openExchange(JNIEnv *env, jclass type, jint set,
+        jobject out, jint length, jint handle) {
+    (void) type;
+    unsigned char *at = (*env)->GetDirectBufferAddress(env, out);
+    jlong capacity = (*env)->GetDirectBufferCapacity(env, out);
+    if (at == NULL || length < 0 || capacity < (jlong) JX(ADDRESS) + length) {
+        return -(((jlong) JX(PHASE_SEND) << 16) | EINVAL);
+    }
+    struct lk_address to;
+    memcpy(&to, at, sizeof to);
+    int v6 = to.family == 6;
+    /* non-blocking from the start (no fcntl), closed on exec */
+    int fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return -(((jlong) JX(PHASE_SOCKET) << 16) | errno);
+    }
+    union lk_name name;
+    socklen_t name_length = to_name(&to, v6, &name);
+    /* connected: the kernel takes replies from that address only, and an ICMP refusal shows as an
+       error on the socket at once; connect binds an ephemeral port the kernel picks at random */
+    if (connect(fd, &name.sa, name_length) != 0) {
+        int e = errno;
+        close(fd);
+        return -(((jlong) JX(PHASE_CONNECT) << 16) | e);
+    }
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.events = EPOLLIN; /* level-triggered; EPOLLERR comes unasked */
+    ev.data.u64 = ((uint64_t) (uint32_t) handle << 32) | (uint32_t) fd;
+    if (epoll_ctl(set, EPOLL_CTL_ADD, fd, &ev) != 0) {
+        int e = errno;
+        close(fd);
+        return -(((jlong) JX(PHASE_WATCH) << 16) | e);
+    }
+    ssize_t sent;
+    do {
+        sent = send(fd, at + JX(ADDRESS), (size_t) length, MSG_DONTWAIT);
+    } while (sent < 0 && errno == EINTR);
+    if (sent < 0) {
+        /* a fresh socket's send buffer is empty: EAGAIN can only mean the host is out of buffers */
+        int e = errno == EAGAIN || errno == EWOULDBLOCK ? ENOBUFS : errno;
+        close(fd);
+        return -(((jlong) JX(PHASE_SEND) << 16) | e);
+    }
+    return fd;
+}
+
+/*
+ * What the exchanges' sockets have for us now: epoll_wait(set, 0) for up to `max` ready sockets,
+ * then one recv on each, packed one after the other into `in` (each given up to 65 536 bytes of
+ * room; the rest of the ready sockets wait for the next call while less is left: the set is
+ * level-triggered). A record per datagram or receive error; a socket with nothing after all
+ * (EAGAIN) gets none. Returns the number of records, or -errno.
+ */
+JNIEXPORT jint JNICALL Java_lookout_engine_net_UdpExchanges_pollExchanges(JNIEnv *env, jclass type, jint set,
+        jobject events, jint max, jobject in, jobject records) {
+    (void) type;
+    struct epoll_event *ev = (*env)->GetDirectBufferAddress(env, events);
+    unsigned char *data = (*env)->GetDirectBufferAddress(env, in);
+    struct lk_exchange *rec = (*env)->GetDirectBufferAddress(env, records);
+    if (ev == NULL || data == NULL || rec == NULL || max <= 0
+            || (*env)->GetDirectBufferCapacity(env, events) < (jlong) max * (jlong) sizeof *ev
+            || (*env)->GetDirectBufferCapacity(env, records) < (jlong) max * (jlong) sizeof *rec) {
+        return -EINVAL;
+    }
+    size_t capacity = (size_t) (*env)->GetDirectBufferCapacity(env, in);
+    if (capacity < 65536) {
+        return -EINVAL;
+    }
+    int n;
+    do {
+        n = epoll_wait(set, ev, max, 0);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        return -errno;
+    }
+    size_t used = 0;
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        const size_t room = 65536; /* any datagram whole */
+        if (capacity - used < room) {
+            break; /* the rest next time */
+        }
+        int fd = (int) (uint32_t) ev[i].data.u64;
+        struct lk_exchange *r = &rec[count];
+        memset(r, 0, sizeof *r);
+        r->handle = (int32_t) (ev[i].data.u64 >> 32);
+        ssize_t got;
+        do {
+            got = recv(fd, data + used, room, MSG_DONTWAIT | MSG_TRUNC);
+        } while (got < 0 && errno == EINTR);
+        if (got < 0) {
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                continue;
+            }
+            r->error = errno;
+            r->length = 0;
+        } else {
+            r->offset = (int32_t) used;
+            r->length = (int32_t) ((size_t) got < room ? (size_t) got : room);
+            r->truncated = (size_t) got > room;
+            used += (size_t) r->length;
+        }
+        count++;
+    }
+    return count;
+}
+
+/* Closes an exchange's socket (and with it its place in the set) or the set itself: 0 or -errno. */
+JNIEXPORT jint JNICALL Java_lookout_engine_net_UdpExchanges_closeDescriptor(JNIEnv *env, jclass type, jint fd) {
+    (void) env;
+    (void) type;
+    return close(fd) == 0 ? 0 : -errno;
 }

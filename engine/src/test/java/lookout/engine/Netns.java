@@ -21,13 +21,28 @@ public final class Netns {
     }
 
     public static String run(String setup, List<String> jvmOptions, Class<?> main, String arg) throws Exception {
+        return run(List.of("-n"), setup, jvmOptions, main, arg);
+    }
+
+    /**
+     * {@link #run(String, List, Class, String)} in the namespaces {@code unshare} makes with
+     * {@code namespaces} ({@code -n}: network; {@code -n -m}: network and mounts, so that the
+     * setup may bind-mount a file of its own over {@code /etc/resolv.conf}).
+     */
+    public static String run(List<String> namespaces, String setup, List<String> jvmOptions, Class<?> main, String arg)
+            throws Exception {
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process probe = new ProcessBuilder("unshare", "-n", "true").redirectErrorStream(true).start();
+        List<String> probeCommand = new ArrayList<>(List.of("unshare"));
+        probeCommand.addAll(namespaces);
+        probeCommand.add("true");
+        Process probe = new ProcessBuilder(probeCommand).redirectErrorStream(true).start();
         boolean can = probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
-        Assumptions.assumeTrue(can, "unshare -n not permitted here: namespace tests skipped");
+        Assumptions.assumeTrue(can, "unshare " + String.join(" ", namespaces) + " not permitted here: namespace tests skipped");
         // sh -c 'SETUP && exec "$0" OPTIONS -cp "$1" MAIN "$2"' JAVA CP ARG: no quoting of paths
-        List<String> command = new ArrayList<>(List.of("unshare", "-n", "sh", "-c",
+        List<String> command = new ArrayList<>(List.of("unshare"));
+        command.addAll(namespaces);
+        command.addAll(List.of("sh", "-c",
                 setup + " && exec \"$0\" " + String.join(" ", jvmOptions) + " -cp \"$1\" " + main.getName() + " \"$2\"",
                 java, cp, arg));
         ProcessBuilder pb = new ProcessBuilder(command);

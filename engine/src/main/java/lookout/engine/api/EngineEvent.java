@@ -1,7 +1,11 @@
 package lookout.engine.api;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Something that happened in the engine, in the order it happened. Every event says when, from
@@ -57,12 +61,41 @@ public sealed interface EngineEvent {
 
     // ---- resolver ----
 
-    /** seed 000 §4.6.3: an upstream address was demoted (or its mark renewed) until {@code until}. */
+    /**
+     * seed 000 §4.6.3: an upstream address became demoted, until {@code until}. Published when the
+     * mark begins, not on every renewal ({@code renewed} is false for the events the engine
+     * publishes now): while the address keeps failing, {@link UpstreamStillFailing} sums its
+     * failures up at most once a minute, and {@link UpstreamRestored} says when it ends. The
+     * snapshot's counters keep every demotion.
+     */
     record UpstreamDemoted(Instant at, String address, String reason, Instant until, boolean renewed) implements EngineEvent {
         public Subsystem subsystem() { return Subsystem.RESOLVER; }
         public Severity severity() { return Severity.WARNING; }
         public String message() {
             return "upstream " + address + (renewed ? " demotion renewed: " : " demoted: ") + reason;
+        }
+    }
+
+    /**
+     * A demoted upstream address went on failing: its failures by reason ({@code timeout},
+     * {@code rcode} ...) in the {@code window} that ended now, at most one such event a minute
+     * per address.
+     */
+    record UpstreamStillFailing(Instant at, String address, Map<String, Long> counts, Duration window)
+            implements EngineEvent {
+        public UpstreamStillFailing {
+            counts = Collections.unmodifiableMap(new LinkedHashMap<>(counts));
+        }
+        public Subsystem subsystem() { return Subsystem.RESOLVER; }
+        public Severity severity() { return Severity.WARNING; }
+        public String message() {
+            StringBuilder b = new StringBuilder("upstream ").append(address).append(" still failing: ");
+            boolean first = true;
+            for (Map.Entry<String, Long> e : counts.entrySet()) {
+                b.append(first ? "" : ", ").append(e.getValue()).append(' ').append(e.getKey());
+                first = false;
+            }
+            return b.append(" in the last ").append(window.toSeconds()).append(" s").toString();
         }
     }
 

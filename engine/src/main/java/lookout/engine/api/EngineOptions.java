@@ -53,7 +53,10 @@ public record EngineOptions(Scheduler scheduler, RandomGenerator random, Map<Str
          * read on the engine loop (the default).
          */
         AUTO,
-        /** Through Netty on its event loops, always. */
+        /**
+         * Through Netty on its event loops, always; the resolver's upstream transactions then take
+         * a Netty channel each too, rather than the engine's native sockets.
+         */
         NETTY,
         /** Natively, always; the engine does not start where it cannot. */
         NATIVE;

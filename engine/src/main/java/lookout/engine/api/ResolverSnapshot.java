@@ -28,13 +28,35 @@ import java.util.Map;
  * @param scopes            routing scopes with their servers' marks (the fallback servers last)
  * @param upstreams         per-address counters and latency
  * @param recentTraces      the last questions that went upstream or to a local zone, newest last
+ * @param udpReceiveBuffer  the receive buffer the kernel keeps for the UDP listener sockets, in bytes
+ *                          (the smallest of them; -1 when unknown)
+ * @param udpReceiveDrops   client datagrams the kernel dropped before the resolver read them (a full
+ *                          receive buffer), ever; -1 where that cannot be known
+ * @param staleAnswers      RFC 8767 stale answers given ({@code resolver.serve_stale}) when every
+ *                          attempt failed
+ * @param cnameChains       answers completed by following a CNAME to its target (local zones or upstream)
+ * @param tcpClients        client TCP connections open now
+ * @param tcpRejected       client TCP connections closed at once because {@code resolver.tcp_clients} were open
  */
 public record ResolverSnapshot(List<String> listen, long queries, long cacheHits, int cacheEntries, int cacheCapacity,
                                long localAnswers, long upstreamSentUdp, long upstreamSentTcp,
                                Map<String, Long> upstreamFailed, long refused, long unavailable, long demotions,
                                long malformed, long denied, int inFlight, int inFlightCeiling,
                                double queriesPerSecond, List<Scope> scopes, List<Upstream> upstreams,
-                               List<ResolveTrace> recentTraces) {
+                               List<ResolveTrace> recentTraces, int udpReceiveBuffer, long udpReceiveDrops,
+                               long staleAnswers, long cnameChains, int tcpClients, long tcpRejected) {
+
+    /** Without the listeners' buffer and drops, stale answers, chains and TCP counts (unknown, none). */
+    public ResolverSnapshot(List<String> listen, long queries, long cacheHits, int cacheEntries, int cacheCapacity,
+                            long localAnswers, long upstreamSentUdp, long upstreamSentTcp,
+                            Map<String, Long> upstreamFailed, long refused, long unavailable, long demotions,
+                            long malformed, long denied, int inFlight, int inFlightCeiling,
+                            double queriesPerSecond, List<Scope> scopes, List<Upstream> upstreams,
+                            List<ResolveTrace> recentTraces) {
+        this(listen, queries, cacheHits, cacheEntries, cacheCapacity, localAnswers, upstreamSentUdp, upstreamSentTcp,
+                upstreamFailed, refused, unavailable, demotions, malformed, denied, inFlight, inFlightCeiling,
+                queriesPerSecond, scopes, upstreams, recentTraces, -1, -1, 0, 0, 0, 0);
+    }
 
     public ResolverSnapshot {
         listen = List.copyOf(listen);

@@ -12,13 +12,22 @@ import lookout.engine.config.vscf.VNode;
 /** Binds the {@code resolver} section (SPEC "Configuration", seed 000 for the server lists). */
 final class ResolverBinder {
 
-    static final List<String> KEYS = List.of("listen", "allow", "scopes", "fallback_servers", "search", "cache_size", "udp_threads");
+    static final List<String> KEYS = List.of("listen", "allow", "scopes", "fallback_servers", "search", "cache_size", "udp_threads",
+            "udp_receive_buffer", "serve_stale", "tcp_idle_timeout", "tcp_clients", "tcp_pipeline");
     static final List<String> SCOPE_KEYS = List.of("domains", "servers", "default");
 
     static final int DEFAULT_CACHE_SIZE = 10_000;
     static final int MAX_CACHE_SIZE = 10_000_000;
     /** gdnsd allows up to 1024; more loops than cores only add wake-ups. */
     static final int MAX_UDP_THREADS = 64;
+    /** The smallest receive buffer asked for (Linux keeps at least about 2 KiB whatever is asked). */
+    static final int MIN_UDP_RECEIVE_BUFFER = 4096;
+    static final int MAX_UDP_RECEIVE_BUFFER = 1 << 30;
+    /** RFC 8767 §5 suggests a stale limit of one to three days; a week at most. */
+    static final int MAX_SERVE_STALE = 7 * 86_400;
+    static final int MAX_TCP_IDLE_TIMEOUT = 3600;
+    static final int MAX_TCP_CLIENTS = 65_536;
+    static final int MAX_TCP_PIPELINE = 1024;
     /** A listen address without a port takes DNS's own port. */
     static final int DNS_PORT = 53;
 
@@ -84,7 +93,50 @@ final class ResolverBinder {
             Integer t = Bind.integer(h.get("udp_threads"), "resolver.udp_threads", 1, MAX_UDP_THREADS, p);
             udpThreads = t == null ? udpThreads : t;
         }
-        return new ResolverConfig(listen, allow, scopes, fallback, search, cacheSize, udpThreads);
+        int receiveBuffer = d.udpReceiveBuffer();
+        if (h.get("udp_receive_buffer") != null) {
+            Integer b = bytes(h.get("udp_receive_buffer"), "resolver.udp_receive_buffer", p);
+            receiveBuffer = b == null ? receiveBuffer : b;
+        }
+        int serveStale = integer(h, "serve_stale", 0, MAX_SERVE_STALE, d.serveStale(), p);
+        int tcpIdle = integer(h, "tcp_idle_timeout", 1, MAX_TCP_IDLE_TIMEOUT, d.tcpIdleTimeout(), p);
+        int tcpClients = integer(h, "tcp_clients", 1, MAX_TCP_CLIENTS, d.tcpClients(), p);
+        int tcpPipeline = integer(h, "tcp_pipeline", 1, MAX_TCP_PIPELINE, d.tcpPipeline(), p);
+        return new ResolverConfig(listen, allow, scopes, fallback, search, cacheSize, udpThreads, receiveBuffer, serveStale,
+                tcpIdle, tcpClients, tcpPipeline);
+    }
+
+    /** {@code resolver.KEY} as an integer within [min, max], or {@code otherwise} when absent or wrong (reported). */
+    private static int integer(VNode.Hash h, String key, int min, int max, int otherwise, ConfigProblems p) {
+        if (h.get(key) == null) {
+            return otherwise;
+        }
+        Integer v = Bind.integer(h.get(key), "resolver." + key, min, max, p);
+        return v == null ? otherwise : v;
+    }
+
+    /**
+     * A size in bytes: a number, or one with {@code k} or {@code m} after it (KiB, MiB, as unbound's
+     * {@code so-rcvbuf: 4m}); 0 for the system's default, else from 4096 up to 1 GiB.
+     */
+    static Integer bytes(VNode v, String path, ConfigProblems p) {
+        if (v instanceof VNode.Scalar s) {
+            String t = s.value().trim().toLowerCase(java.util.Locale.ROOT);
+            long unit = t.endsWith("k") ? 1024 : t.endsWith("m") ? 1024 * 1024 : 1;
+            String digits = unit == 1 ? t : t.substring(0, t.length() - 1);
+            try {
+                long x = Long.parseLong(digits) * unit;
+                if (x == 0 || (x >= MIN_UDP_RECEIVE_BUFFER && x <= MAX_UDP_RECEIVE_BUFFER)) {
+                    return (int) x;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        p.add(v, path, path + ": expected a size in bytes from " + MIN_UDP_RECEIVE_BUFFER + " to " + MAX_UDP_RECEIVE_BUFFER
+                + " (or with k or m after it, such as 4m), or 0 for the system's default, found "
+                + (v instanceof VNode.Scalar s ? "'" + s.value() + "'" : "a list or hash"));
+        return null;
     }
 
     private static List<ResolverConfig.Scope> scopes(VNode node, ConfigProblems p) {

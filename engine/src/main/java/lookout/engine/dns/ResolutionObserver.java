@@ -1,6 +1,7 @@
 package lookout.engine.dns;
 
 import java.net.InetSocketAddress;
+import java.util.Set;
 import lookout.engine.dns.answer.Answer;
 import lookout.engine.dns.upstream.FailureKind;
 
@@ -42,11 +43,23 @@ interface ResolutionObserver {
      */
     void replied(Resolution r, Attempt a, int rcode, boolean spent, long now);
 
-    /** seed 000 §4.6.3: {@code server} is marked for 30 s ({@code renewed}: it was marked already). */
-    void demoted(InetSocketAddress server, String reason, boolean renewed);
+    /**
+     * seed 000 §4.6.3: {@code server} is marked for 30 s for a failure of {@code kind}
+     * ({@code detail} for people; {@code renewed}: it was marked already and the mark moved forward).
+     */
+    void demoted(InetSocketAddress server, FailureKind kind, String detail, boolean renewed, long now);
 
     /** {@code server}'s mark is gone: cleared by a reply, or expired ({@code how} says which). */
-    void restored(InetSocketAddress server, String how);
+    void restored(InetSocketAddress server, String how, long now);
+
+    /** Live reload: only these addresses are configured now (marks of the others are gone). */
+    void configured(Set<InetSocketAddress> servers);
+
+    /** The answer is completed along a CNAME chain of {@code links} CNAMEs (RFC 1034 §4.3.2 step 3a). */
+    void chained(Resolution r, int links);
+
+    /** RFC 8767: every attempt failed and an answer that expired {@code expiredSeconds} ago is given. */
+    void stale(Resolution r, long expiredSeconds);
 
     /** The question is answered with {@code a}, which came from {@code source}. */
     void answered(Resolution r, Answer a, String source, long now);

@@ -9,12 +9,12 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.ResolveTrace;
 import lookout.engine.api.Scheduler;
 import lookout.engine.dns.answer.Answer;
-import lookout.engine.dns.upstream.DemotionMarks;
 import lookout.engine.dns.upstream.FailureKind;
 import lookout.engine.dns.wire.ClientQuery;
 import lookout.engine.dns.wire.Rr;
@@ -40,7 +40,8 @@ final class ResolverAccounting implements ResolutionObserver {
     static final int RECENT_TRACES = 200;
 
     private final Scheduler scheduler;
-    private final Consumer<EngineEvent> publish;
+    /** Demotion, "still failing" and restoration events, folded by state per address. */
+    private final DemotionEvents events;
 
     long queries;
     long cacheHits;
@@ -50,6 +51,10 @@ final class ResolverAccounting implements ResolutionObserver {
     long refused;
     long unavailable;
     long demotions;
+    /** RFC 8767 stale answers given (resolver.serve_stale). */
+    long staleAnswers;
+    /** Answers completed by following a CNAME to its target. */
+    long cnameChains;
     /** upstream_failed by reason: every {@link FailureKind} label, 0 until it happens. */
     final Map<String, Long> upstreamFailed = new LinkedHashMap<>();
     final Map<InetSocketAddress, UpstreamStats> upstreams = new LinkedHashMap<>();
@@ -57,7 +62,7 @@ final class ResolverAccounting implements ResolutionObserver {
 
     ResolverAccounting(Scheduler scheduler, Consumer<EngineEvent> publish) {
         this.scheduler = scheduler;
-        this.publish = publish;
+        this.events = new DemotionEvents(publish, scheduler::now);
         for (FailureKind k : FailureKind.values()) {
             upstreamFailed.put(k.label, 0L);
         }
@@ -97,13 +102,13 @@ final class ResolverAccounting implements ResolutionObserver {
         st.failed++;
         st.lastFailureNanos = now;
         st.failedOnce = true;
-        record(r, a, kind.label + (detail == null ? "" : ": " + detail), true, demoted, now);
+        record(r, a, kind.label, detail, true, demoted, now);
     }
 
     @Override
     public void truncated(Resolution r, Attempt a, long now) {
         stats(a.server()).replied(now - a.sentAt());
-        record(r, a, "TC", true, false, now);
+        record(r, a, "TC", null, true, false, now);
     }
 
     @Override
@@ -112,19 +117,33 @@ final class ResolverAccounting implements ResolutionObserver {
         st.replied(now - a.sentAt());
         st.lastSuccessNanos = now;
         st.succeeded = true;
-        record(r, a, RrType.rcodeName(rcode), spent, false, now);
+        record(r, a, RrType.rcodeName(rcode), null, spent, false, now);
     }
 
     @Override
-    public void demoted(InetSocketAddress server, String reason, boolean renewed) {
+    public void demoted(InetSocketAddress server, FailureKind kind, String detail, boolean renewed, long now) {
         demotions++;
-        Instant until = scheduler.now().plusNanos(DemotionMarks.MARK_NANOS);
-        publish.accept(new EngineEvent.UpstreamDemoted(scheduler.now(), HostPort.format(server), reason, until, renewed));
+        events.demoted(server, kind.label, detail, renewed, now);
     }
 
     @Override
-    public void restored(InetSocketAddress server, String how) {
-        publish.accept(new EngineEvent.UpstreamRestored(scheduler.now(), HostPort.format(server), how));
+    public void restored(InetSocketAddress server, String how, long now) {
+        events.restored(server, how);
+    }
+
+    @Override
+    public void configured(Set<InetSocketAddress> servers) {
+        events.retainOnly(servers);
+    }
+
+    @Override
+    public void chained(Resolution r, int links) {
+        cnameChains++;
+    }
+
+    @Override
+    public void stale(Resolution r, long expiredSeconds) {
+        staleAnswers++;
     }
 
     @Override
@@ -159,11 +178,11 @@ final class ResolverAccounting implements ResolutionObserver {
         }
     }
 
-    private void record(Resolution r, Attempt a, String result, boolean spent, boolean demoted, long now) {
+    private void record(Resolution r, Attempt a, String result, String detail, boolean spent, boolean demoted, long now) {
         if (r.attempts == null) {
             r.attempts = new ArrayList<>(4);
         }
-        r.attempts.add(new AttemptRecord(a, result, now, spent, demoted));
+        r.attempts.add(new AttemptRecord(a, result, detail, now, spent, demoted));
     }
 
     UpstreamStats stats(InetSocketAddress s) {
@@ -219,7 +238,7 @@ final class ResolverAccounting implements ResolutionObserver {
             for (AttemptRecord r : qn.attempts) {
                 Attempt t = r.attempt();
                 attempts.add(new ResolveTrace.Attempt(t.candidate(), HostPort.format(t.server()), t.tcp() ? "tcp" : "udp",
-                        r.result(), Duration.ofNanos(t.sentAt() - qn.startNanos), Duration.ofNanos(r.endedAt() - t.sentAt()),
+                        r.shown(), Duration.ofNanos(t.sentAt() - qn.startNanos), Duration.ofNanos(r.endedAt() - t.sentAt()),
                         r.spent(), r.demoted()));
             }
         }

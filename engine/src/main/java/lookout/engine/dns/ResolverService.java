@@ -1,11 +1,13 @@
 package lookout.engine.dns;
 
-import io.netty.channel.EventLoopGroup;
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import lookout.engine.api.EngineOptions;
 import lookout.engine.api.ResolveTrace;
 import lookout.engine.api.Scheduler;
 import lookout.engine.config.Config;
@@ -17,6 +19,7 @@ import lookout.engine.core.SnapshotBuilder;
 import lookout.engine.dns.listen.Intake;
 import lookout.engine.dns.listen.Listeners;
 import lookout.engine.dns.listen.LoopView;
+import lookout.engine.dns.upstream.NativeUpstreamSockets;
 import lookout.engine.dns.upstream.NettyUpstreamSockets;
 import lookout.engine.dns.upstream.UpstreamSockets;
 import lookout.engine.dns.wire.ClientQuery;
@@ -33,6 +36,8 @@ import lookout.engine.seams.DynamicRecords;
  */
 public final class ResolverService implements Service, Commands.Resolver {
 
+    private static final Logger LOG = System.getLogger("lookout.engine.dns");
+
     /* Concurrency: every field is the engine loop's — start, apply, stop, resolve's hop and
      * contribute all run there. What runs elsewhere (the listeners' reader threads, upstream
      * sockets' I/O threads) lives in the listen and upstream packages and hops onto the engine loop
@@ -45,7 +50,7 @@ public final class ResolverService implements Service, Commands.Resolver {
     private Intake intake;
     private Listeners listeners;
     private ResolverStatus status;
-    private final Function<EventLoopGroup, UpstreamSockets> socketFactory = NettyUpstreamSockets::new;
+    private UpstreamSockets sockets;
     private Scheduler.Cancellable rateTimer = Scheduler.Cancellable.NONE;
 
     @Override
@@ -59,16 +64,64 @@ public final class ResolverService implements Service, Commands.Resolver {
         this.scheduler = context.scheduler();
         ResolverConfig rc = config.resolver();
         books = new ResolverAccounting(scheduler, context::publish);
-        Resolver r = new Resolver(scheduler, context.random(), books, socketFactory.apply(context.io()),
+        sockets = upstreamSockets(context);
+        Resolver r = new Resolver(scheduler, context.random(), books, sockets,
                 () -> ctx.seam(DynamicRecords.class), rc, config.zones());
         resolver = r;
         intake = new Intake((q, reply, client) -> r.question(q, reply, client, null), rc.allow());
         listeners = new Listeners(scheduler, context.io(), context.transport(), context.options().udpReads(), context::publish,
                 intake, () -> ctx.seam(DynamicRecords.class));
         listeners.publish(view(rc));
+        listeners.tcpLimits(rc.tcpClients(), rc.tcpPipeline(), rc.tcpIdleTimeout());
         status = new ResolverStatus(scheduler, r, books, listeners);
-        listeners.open(rc.listen(), rc.udpThreads());
+        listeners.open(rc.listen(), rc.udpThreads(), rc.udpReceiveBuffer());
+        checkHeap(rc);
         rateTimer = scheduler.scheduleAtFixedRate(status::tick, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /**
+     * The upstream transactions' sockets: opened natively where the engine loop is on epoll and
+     * the engine's native library loads (docs/adr/0005-upstream-sockets.md), through Netty
+     * elsewhere and when every UDP socket is to go through Netty ({@code --udp-reads netty}).
+     */
+    private static UpstreamSockets upstreamSockets(ServiceContext context) {
+        String why = context.options().udpReads() == EngineOptions.UdpReads.NETTY ? "--udp-reads netty"
+                : NativeUpstreamSockets.unavailable(context.io());
+        UpstreamSockets s = null;
+        if (why == null) {
+            try {
+                s = NativeUpstreamSockets.open(context.io());
+            } catch (IOException e) {
+                why = e.getMessage();
+            }
+        }
+        if (s == null) {
+            s = new NettyUpstreamSockets(context.io());
+        }
+        LOG.log(Level.INFO, "resolver upstream UDP " + s.describe() + (why == null ? "" : " (native: " + why + ")"));
+        return s;
+    }
+
+    /**
+     * Heap a cache entry takes, about (an upstream answer of a few records kept on the wire, its
+     * key and the map's bookkeeping come to 350-450 bytes): what the launcher sizes -Xmx by.
+     */
+    static final long BYTES_PER_CACHE_ENTRY = 512;
+    /** Heap the engine and the console need besides the cache. */
+    static final long BASE_HEAP = 128L << 20;
+
+    /** Warns when the JVM's heap limit is too small for {@code resolver.cache_size} (a reload may raise it). */
+    private void checkHeap(ResolverConfig rc) {
+        long need = BASE_HEAP + rc.cacheSize() * BYTES_PER_CACHE_ENTRY;
+        long max = Runtime.getRuntime().maxMemory();
+        if (max != Long.MAX_VALUE && max < need * 9 / 10) {
+            String warn = "resolver: cache_size " + rc.cacheSize() + " needs about " + (need >> 20) + " MB of heap, but the"
+                    + " engine may use " + (max >> 20) + " MB: a full cache would run it out of memory; lower cache_size,"
+                    + " or restart it with LOOKOUT_OPTS=-Xmx" + ((need >> 20) + 1) + "m";
+            LOG.log(Level.WARNING, warn);
+            ctx.publish(new lookout.engine.api.EngineEvent.Notice(scheduler.now(), lookout.engine.api.Subsystem.RESOLVER,
+                    lookout.engine.api.Severity.WARNING, warn));
+        }
     }
 
     /** What the UDP listeners answer local questions from: the resolver's parsed zones, shared. */
@@ -80,12 +133,18 @@ public final class ResolverService implements Service, Commands.Resolver {
     public void apply(Config before, Config after) throws Exception {
         ResolverConfig rc = after.resolver();
         resolver.reconfigure(rc, after.zones());
+        if (rc.cacheSize() > before.resolver().cacheSize()) {
+            checkHeap(rc);
+        }
         intake.allow(rc.allow());
         listeners.publish(view(rc));
-        if (!before.resolver().listen().equals(rc.listen()) || before.resolver().udpThreads() != rc.udpThreads()) {
+        listeners.tcpLimits(rc.tcpClients(), rc.tcpPipeline(), rc.tcpIdleTimeout());
+        ResolverConfig was = before.resolver();
+        if (!was.listen().equals(rc.listen()) || was.udpThreads() != rc.udpThreads()
+                || was.udpReceiveBuffer() != rc.udpReceiveBuffer()) {
             // listeners are closed and bound again only when what they are changes
             listeners.close();
-            listeners.open(rc.listen(), rc.udpThreads());
+            listeners.open(rc.listen(), rc.udpThreads(), rc.udpReceiveBuffer());
         }
     }
 
@@ -94,6 +153,9 @@ public final class ResolverService implements Service, Commands.Resolver {
         rateTimer.cancel();
         if (listeners != null) {
             listeners.stop();
+        }
+        if (sockets != null) {
+            sockets.close();
         }
     }
 

@@ -78,7 +78,8 @@ final class ResolverStatus {
         b.resolver(new ResolverSnapshot(listen, a.queries + elsewhere, a.cacheHits, r.cache.size(), r.cache.capacity(),
                 a.localAnswers + elsewhere, a.sentUdp, a.sentTcp, new LinkedHashMap<>(a.upstreamFailed), a.refused,
                 a.unavailable, a.demotions, l.malformed(), l.denied(), r.inFlight, r.inFlightCeiling, queriesPerSecond, scopes,
-                ups, a.recentTraces(loopTraces)));
+                ups, a.recentTraces(loopTraces), l.udpReceiveBuffer(), l.udpReceiveDrops(), a.staleAnswers, a.cnameChains,
+                l.tcpClients(), l.tcpRejected()));
         metrics(b, r, a, l, elsewhere, ups, scopes);
     }
 
@@ -117,6 +118,9 @@ final class ResolverStatus {
         b.metric(Metric.gauge("lookout_resolver_udp_threads", "UDP sockets per listen address, each on its own loop", l.udpThreads()));
         b.metric(Metric.gauge("lookout_resolver_udp_native", "1 when the UDP listeners are read natively (recvmmsg per socket thread), 0 through Netty",
                 l.nativeReads() ? 1 : 0));
+        b.metric(Metric.gauge("lookout_resolver_udp_native_on_engine_loop",
+                "1 when the one UDP socket of each address is read natively on the engine loop itself (no reader thread)",
+                l.nativeOnLoop() ? 1 : 0));
         b.metric(Metric.counter("lookout_resolver_udp_send_errors_total", "UDP answers the kernel would not send (natively read listeners)",
                 l.udpSendErrors()));
         b.metric(new Metric("lookout_resolver_upstream_sent_total", "Upstream transactions sent", "counter", Map.of("transport", "udp"), a.sentUdp));
@@ -130,8 +134,21 @@ final class ResolverStatus {
         b.metric(Metric.counter("lookout_resolver_demotions_total", "Upstream demotions", a.demotions));
         b.metric(Metric.counter("lookout_resolver_malformed_total", "Client packets dropped or answered FORMERR", l.malformed()));
         b.metric(Metric.counter("lookout_resolver_internal_errors_total", "Client packets whose handling failed (a bug)", l.internalErrors()));
+        if (l.udpReceiveDrops() >= 0) {
+            b.metric(Metric.counter("lookout_resolver_udp_receive_drops_total",
+                    "Client datagrams the kernel dropped before the resolver read them (a full receive buffer)", l.udpReceiveDrops()));
+        }
+        if (l.udpReceiveBuffer() >= 0) {
+            b.metric(Metric.gauge("lookout_resolver_udp_receive_buffer_bytes",
+                    "Receive buffer the kernel keeps for each UDP listener socket (the smallest)", l.udpReceiveBuffer()));
+        }
+        b.metric(Metric.counter("lookout_resolver_stale_answers_total",
+                "Expired answers given because every upstream attempt failed (resolver.serve_stale)", a.staleAnswers));
+        b.metric(Metric.counter("lookout_resolver_cname_chains_total", "Answers completed by following a CNAME", a.cnameChains));
         b.metric(Metric.gauge("lookout_resolver_tcp_clients", "Client TCP connections open", l.tcpClients()));
         b.metric(Metric.counter("lookout_resolver_tcp_rejected_total", "Client TCP connections closed at the limit", l.tcpRejected()));
+        b.metric(Metric.counter("lookout_resolver_tcp_idle_closed_total", "Client TCP connections closed for being idle",
+                l.tcpClosedIdle()));
         b.metric(Metric.counter("lookout_resolver_denied_total", "Clients outside resolver.allow", l.denied()));
         b.metric(Metric.gauge("lookout_resolver_in_flight", "Upstream transactions outstanding", r.inFlight));
         b.metric(Metric.gauge("lookout_resolver_queries_per_second", "Client questions in the last second", queriesPerSecond));

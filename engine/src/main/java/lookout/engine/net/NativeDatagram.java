@@ -38,7 +38,7 @@ import java.util.Arrays;
 public final class NativeDatagram implements AutoCloseable {
 
     /** The version of the Java–C contract: the library must say the same ({@link #abi()}). */
-    static final int ABI = 1;
+    static final int ABI = 2;
 
     // An address record: family (4, 6; 0 for none), port, scope, then 16 bytes (IPv4: the first 4).
     static final int ADDRESS = 32;
@@ -67,12 +67,15 @@ public final class NativeDatagram implements AutoCloseable {
     static final int FROM_KERNEL = -2;
 
     // Linux's numbers for the options the tests read back (the C side checks them against its headers)
+    static final int SOL_SOCKET = 1;
+    static final int SO_RCVBUF = 8;
     static final int SOL_IP = 0;
     static final int SOL_IPV6 = 41;
     static final int IP_MTU_DISCOVER = 10;
     static final int IPV6_MTU_DISCOVER = 23;
     static final int PMTUDISC_OMIT = 5;
     static final int EINTR = 4;
+    static final int EAGAIN = 11;
 
     /** Datagrams one receive takes and answers one send gives at most (gdnsd's batch). */
     public static final int BATCH = 16;
@@ -135,9 +138,31 @@ public final class NativeDatagram implements AutoCloseable {
         }
     }
 
+    /** The descriptor, for a loop that watches it. */
+    int descriptor() {
+        return fd;
+    }
+
     /** An integer socket option's value as the kernel reports it (tests); -1 when it will not say. */
     int intOption(int level, int option) {
         return closed ? -1 : socketOption(fd, level, option);
+    }
+
+    /**
+     * The receive buffer as the kernel keeps it ({@code SO_RCVBUF} read back: twice what was asked,
+     * within {@code net.core.rmem_max} unless the process may exceed it); -1 when it will not say.
+     */
+    public int receiveBuffer() {
+        return intOption(SOL_SOCKET, SO_RCVBUF);
+    }
+
+    /** Datagrams the kernel dropped on this socket, ever (a full receive buffer); -1 when unknown. */
+    public long receiveDrops() {
+        if (closed) {
+            return -1;
+        }
+        long n = receiveDrops(fd);
+        return n < 0 ? -1 : n;
     }
 
     /** The address bound (the port the kernel chose for port 0). */
@@ -357,6 +382,33 @@ public final class NativeDatagram implements AutoCloseable {
             }
         }
 
+        /**
+         * Takes what is there now, up to {@link #BATCH}, without waiting: for a socket an event
+         * loop watches ({@code recvmmsg} with {@code MSG_DONTWAIT}). 0 when there is nothing (or
+         * the socket is shut down); -1 on an error ({@link #errno()}).
+         */
+        public int receiveReady() {
+            if (released || slot == 0 || shut) {
+                return 0;
+            }
+            try {
+                int n;
+                do {
+                    n = receiveNow(handle, fd);
+                } while (n == -EINTR);
+                if (n >= 0) {
+                    return n;
+                }
+                if (n == -EAGAIN) {
+                    return 0;
+                }
+                receiveErrno = -n;
+                return -1;
+            } finally {
+                Reference.reachabilityFence(this);
+            }
+        }
+
         /** The error of the last failed {@link #receive}, for the log. */
         public String error() {
             return describe(receiveErrno);
@@ -572,6 +624,9 @@ public final class NativeDatagram implements AutoCloseable {
 
     private static native int socketOption(int fd, int level, int option);
 
+    /** The socket's sk_drops (SO_MEMINFO), or -errno. */
+    private static native long receiveDrops(int fd);
+
     private static native int shutdownSocket(int fd);
 
     private static native int closeSocket(int fd);
@@ -583,6 +638,9 @@ public final class NativeDatagram implements AutoCloseable {
 
     /** recvmmsg: how many datagrams, or -errno. */
     private static native int receiveBatch(long batch, int fd);
+
+    /** recvmmsg without waiting: how many datagrams, or -errno (-EAGAIN: none). */
+    private static native int receiveNow(long batch, int fd);
 
     /** sendmmsg of the first {@code queued} answers: refused answers (high 32 bits), last errno (low). */
     private static native long sendBatch(long batch, int fd, int queued);

@@ -179,6 +179,16 @@ final class NativeUdpEndpoint implements UdpEndpoint, Runnable {
         return sendErrors.sum();
     }
 
+    @Override
+    public int receiveBuffer() {
+        return socket.receiveBuffer();
+    }
+
+    @Override
+    public long receiveDrops() {
+        return socket.receiveDrops();
+    }
+
     long receiverErrors() {
         return receiverErrors.sum();
     }

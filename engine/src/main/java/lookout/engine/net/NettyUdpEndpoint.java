@@ -48,6 +48,8 @@ final class NettyUdpEndpoint implements UdpEndpoint {
     private final byte[] scratch;
     private boolean inBurst;
     private int unflushed;
+    private boolean flushQueued;
+    private final Runnable flushTask = this::flushQueued;
     private InetSocketAddress current;
 
     private NettyUdpEndpoint(DatagramChannel channel, UdpReceiver receiver, UdpOptions options, String readBy) {
@@ -77,7 +79,7 @@ final class NettyUdpEndpoint implements UdpEndpoint {
                 c.config().setBroadcast(true);
             }
             if (o.receiveBuffer() > 0) {
-                c.config().setReceiveBufferSize(o.receiveBuffer());
+                transport.receiveBuffer(c, o.receiveBuffer());
             }
             if (o.destination()) {
                 transport.reportOriginalDestination(c);
@@ -204,10 +206,29 @@ final class NettyUdpEndpoint implements UdpEndpoint {
                 unflushed = 0;
                 channel.flush();
             }
+        } else if (channel.eventLoop().inEventLoop()) {
+            // made on the loop outside a burst (an answer after an upstream reply): it waits for the
+            // end of the loop's round and leaves with the others made in it (one sendmmsg on epoll)
+            channel.write(p, channel.voidPromise());
+            if (++unflushed == FLUSH_EVERY) {
+                unflushed = 0;
+                channel.flush();
+            } else if (!flushQueued) {
+                flushQueued = true;
+                channel.eventLoop().execute(flushTask);
+            }
         } else {
             channel.writeAndFlush(p, promise);
         }
         return true;
+    }
+
+    private void flushQueued() {
+        flushQueued = false;
+        if (unflushed > 0) {
+            unflushed = 0;
+            channel.flush();
+        }
     }
 
     @Override
@@ -237,6 +258,20 @@ final class NettyUdpEndpoint implements UdpEndpoint {
     @Override
     public long sendErrors() {
         return sendErrors.sum();
+    }
+
+    @Override
+    public int receiveBuffer() {
+        try {
+            return channel.config().getReceiveBufferSize();
+        } catch (RuntimeException e) {
+            return -1; // closed
+        }
+    }
+
+    @Override
+    public long receiveDrops() {
+        return Transport.receiveDrops(channel);
     }
 
     /** Receivers that threw (bugs), caught here. */

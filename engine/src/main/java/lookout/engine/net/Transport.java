@@ -15,6 +15,8 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.unix.IntegerUnixChannelOption;
+import io.netty.channel.unix.RawUnixChannelOption;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.SocketProtocolFamily;
@@ -183,6 +185,48 @@ public enum Transport {
         } else {
             ch.config().setOption(io.netty.channel.socket.nio.NioChannelOption.of(
                     java.net.StandardSocketOptions.SO_REUSEPORT), true);
+        }
+    }
+
+    // Linux's numbers (asm-generic/socket.h, x86-64 and AArch64 alike) for what Netty has no option of
+    private static final int SOL_SOCKET = 1;
+    private static final int SO_RCVBUFFORCE = 33;
+    private static final int SO_MEMINFO = 55;
+    /** SO_MEMINFO's u32 array: SK_MEMINFO_DROPS is its ninth (linux/sock_diag.h). */
+    private static final int MEMINFO_DROPS = 8;
+    private static final IntegerUnixChannelOption RCVBUF_FORCE = new IntegerUnixChannelOption("SO_RCVBUFFORCE",
+            SOL_SOCKET, SO_RCVBUFFORCE);
+    private static final RawUnixChannelOption MEMINFO = new RawUnixChannelOption("SO_MEMINFO", SOL_SOCKET, SO_MEMINFO,
+            4 * (MEMINFO_DROPS + 1));
+
+    /**
+     * Asks for a receive buffer of {@code bytes} before bind: beyond {@code net.core.rmem_max}
+     * where the process may ({@code SO_RCVBUFFORCE} with CAP_NET_ADMIN, as unbound does), else
+     * within it ({@code SO_RCVBUF}: the kernel caps it silently; read it back to know).
+     */
+    public void receiveBuffer(DatagramChannel ch, int bytes) {
+        if (this == EPOLL) {
+            try {
+                ch.config().setOption(RCVBUF_FORCE, bytes);
+                return;
+            } catch (RuntimeException e) {
+                // EPERM without the capability: the ordinary option, within the limit
+            }
+        }
+        ch.config().setReceiveBufferSize(bytes);
+    }
+
+    /** Datagrams the kernel dropped on {@code ch}, ever ({@code SO_MEMINFO}); -1 where it cannot say (NIO, closed). */
+    static long receiveDrops(Channel ch) {
+        if (!(ch instanceof EpollDatagramChannel) || !ch.isOpen()) {
+            return -1;
+        }
+        try {
+            java.nio.ByteBuffer b = ch.config().getOption(MEMINFO);
+            return b == null || b.capacity() < 4 * (MEMINFO_DROPS + 1) ? -1
+                    : b.order(java.nio.ByteOrder.nativeOrder()).getInt(4 * MEMINFO_DROPS) & 0xFFFF_FFFFL;
+        } catch (RuntimeException e) {
+            return -1;
         }
     }
 

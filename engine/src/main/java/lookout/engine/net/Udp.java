@@ -1,5 +1,6 @@
 package lookout.engine.net;
 
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -37,6 +38,26 @@ public final class Udp {
             throw new IOException("UDP cannot be read natively here: " + why);
         }
         return NativeUdpEndpoint.open(local, options, receiver, threadName);
+    }
+
+    /**
+     * An endpoint on {@code local} read natively on {@code loop} itself (an epoll loop, which then
+     * watches the socket as one of its descriptors), bound and watched before this returns: no
+     * reader thread, no hop to the loop. Throws where native datagrams are unavailable or the loop
+     * is not on epoll ({@link #nativeOnLoopUnavailable}).
+     */
+    public static UdpEndpoint nativeOnLoop(EventLoop loop, InetSocketAddress local, UdpOptions options,
+                                           UdpReceiver receiver) throws IOException {
+        String why = nativeOnLoopUnavailable(loop);
+        if (why != null) {
+            throw new IOException("UDP cannot be read natively on this loop: " + why);
+        }
+        return LoopNativeUdpEndpoint.open(loop, local, options, receiver);
+    }
+
+    /** Why a socket cannot be read natively on a loop of {@code group}, or null when it can. */
+    public static String nativeOnLoopUnavailable(EventLoopGroup group) {
+        return UdpExchanges.unavailable(group);
     }
 
     /** Why UDP endpoints cannot be read natively in this JVM, or null when they can. */

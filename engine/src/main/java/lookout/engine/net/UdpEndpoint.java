@@ -90,6 +90,24 @@ public interface UdpEndpoint {
     /** Datagrams the kernel would not send, ever, on this endpoint. */
     long sendErrors();
 
+    /**
+     * The receive buffer the kernel keeps for this socket, in bytes ({@code SO_RCVBUF} read back:
+     * Linux keeps twice what was asked, for its bookkeeping, within {@code net.core.rmem_max}
+     * unless the process may exceed it); -1 when the socket will not say.
+     */
+    default int receiveBuffer() {
+        return -1;
+    }
+
+    /**
+     * Datagrams the kernel dropped on this socket, ever — a full receive buffer, a burst larger
+     * than it — or -1 where that cannot be known (NIO). Read when asked ({@code SO_MEMINFO}: the
+     * socket's drop counter, which {@code SO_RXQ_OVFL} would report datagram by datagram).
+     */
+    default long receiveDrops() {
+        return -1;
+    }
+
     /** How it is read, for logs and status: {@code netty-epoll}, {@code netty-nio}, {@code native}. */
     String readBy();
 

@@ -69,6 +69,11 @@ class UdpEndpointTest {
     }
 
     private UdpEndpoint open(String kind, InetSocketAddress local, UdpOptions o, UdpReceiver r) throws IOException {
+        if (kind.equals("native-loop")) {
+            assumeTrue(Udp.nativeOnLoopUnavailable(group) == null, "native reads on a loop unavailable: "
+                    + Udp.nativeOnLoopUnavailable(group));
+            return Udp.nativeOnLoop(group.next(), local, o, r);
+        }
         if (kind.equals("native")) {
             assumeTrue(Udp.nativeUnavailable() == null, "native datagrams unavailable: " + Udp.nativeUnavailable());
             return Udp.nativeRead(local, o, r, "test-udp-reader");
@@ -77,7 +82,7 @@ class UdpEndpointTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"netty", "native"})
+    @ValueSource(strings = {"netty", "native", "native-loop"})
     void aBurstIsAnsweredWholeDatagramByDatagram(String kind) throws Exception {
         Echo echo = new Echo();
         InetAddress lo = InetAddress.getByName("127.0.0.1");
@@ -109,7 +114,7 @@ class UdpEndpointTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"netty", "native"})
+    @ValueSource(strings = {"netty", "native", "native-loop"})
     void aDatagramLongerThanTheEndpointReadsArrivesCutAndFlagged(String kind) throws Exception {
         Echo echo = new Echo();
         InetAddress lo = InetAddress.getByName("127.0.0.1");
@@ -125,7 +130,7 @@ class UdpEndpointTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"netty", "native"})
+    @ValueSource(strings = {"netty", "native", "native-loop"})
     void sendsFromAnotherThreadLeaveAtOnceAndTogether(String kind) throws Exception {
         InetAddress lo = InetAddress.getByName("127.0.0.1");
         endpoint = open(kind, new InetSocketAddress(lo, 0), UdpOptions.DEFAULTS, new Echo());
@@ -153,7 +158,7 @@ class UdpEndpointTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"netty", "native"})
+    @ValueSource(strings = {"netty", "native", "native-loop"})
     void closeFreesThePort(String kind) throws Exception {
         InetAddress lo = InetAddress.getByName("127.0.0.1");
         endpoint = open(kind, new InetSocketAddress(lo, 0), UdpOptions.DEFAULTS, new Echo());
@@ -161,6 +166,37 @@ class UdpEndpointTest {
         endpoint.close();
         endpoint = open(kind, bound, UdpOptions.DEFAULTS, new Echo());
         assertThat(endpoint.localAddress()).isEqualTo(bound);
+    }
+
+    /**
+     * Read on the loop: what the loop sends outside a burst (an answer after an upstream reply)
+     * waits for the end of the loop's round and leaves with the rest, all of it.
+     */
+    @Test
+    void onTheLoopSendsOutsideABurstLeaveTogetherAtTheEndOfTheRound() throws Exception {
+        InetAddress lo = InetAddress.getByName("127.0.0.1");
+        endpoint = open("native-loop", new InetSocketAddress(lo, 0), UdpOptions.DEFAULTS, new Echo());
+        assertThat(endpoint.readBy()).isEqualTo("native-loop");
+        try (DatagramSocket client = new DatagramSocket(new InetSocketAddress(lo, 0))) {
+            client.setSoTimeout(5000);
+            InetSocketAddress to = new InetSocketAddress(lo, client.getLocalPort());
+            group.next().submit(() -> {
+                assertThat(endpoint.onReaderThread()).isTrue();
+                for (int i = 0; i < 40; i++) {
+                    endpoint.send(new byte[] {(byte) i, 0}, 0, 2, to, null);
+                }
+            }).get(5, TimeUnit.SECONDS);
+            Set<Integer> got = new HashSet<>();
+            DatagramPacket p = new DatagramPacket(new byte[64], 64);
+            for (int i = 0; i < 40; i++) {
+                client.receive(p);
+                got.add((int) p.getData()[0]);
+            }
+            assertThat(got).hasSize(40);
+            assertThat(endpoint.sendErrors()).isZero();
+            assertThat(endpoint.receiveBuffer()).isPositive();
+            assertThat(endpoint.receiveDrops()).isZero();
+        }
     }
 
     /** A wildcard natively read endpoint knows each datagram's destination and answers from it. */

@@ -30,6 +30,9 @@ public final class Answer {
     public final Encoded encoded;
     private final long cacheTtl;
     private final long minAnswerTtl;
+    /** Where the answer's CNAME chain leaves off, or null ({@link #danglingTarget}). */
+    private final String danglingTarget;
+    private final int cnameLinks;
     private List<Rr> answer;
     private List<Rr> authority;
     private List<Rr> additional;
@@ -54,6 +57,8 @@ public final class Answer {
             min = Math.min(min, r.ttl());
         }
         this.minAnswerTtl = answer.isEmpty() ? cacheTtl : min;
+        this.cnameLinks = links(qname, answer);
+        this.danglingTarget = cnameLinks == 0 ? null : dangling(qname, qtype, rcode, answer, authority);
         if (keepRecords) {
             this.answer = List.copyOf(answer);
             this.authority = List.copyOf(authority);
@@ -71,6 +76,8 @@ public final class Answer {
         this.encoded = encoded;
         this.cacheTtl = Math.min(ttl, 86_400);
         this.minAnswerTtl = ttl;
+        this.danglingTarget = null;
+        this.cnameLinks = 0;
     }
 
     /**
@@ -80,6 +87,37 @@ public final class Answer {
     public static Answer addresses(String qname, int qtype, int qclass, long ttl, List<java.net.InetAddress> addresses) {
         int flags = Message.QR | Message.RA | Message.AA;
         return new Answer(qname, qtype, qclass, true, Encoded.addresses(flags, qname, qtype, qclass, ttl, addresses), ttl);
+    }
+
+    /** An upstream reply kept as it came ({@link Encoded#ofReply}): records decoded on demand. */
+    private Answer(String qname, int qtype, int qclass, int rcode, Encoded encoded, long cacheTtl, long minAnswerTtl) {
+        this.qname = qname;
+        this.qtype = qtype;
+        this.qclass = qclass;
+        this.rcode = rcode;
+        this.authoritative = false;
+        this.encoded = encoded;
+        this.cacheTtl = cacheTtl;
+        this.minAnswerTtl = minAnswerTtl;
+        this.danglingTarget = null;
+        this.cnameLinks = 0;
+    }
+
+    /**
+     * An upstream reply without CNAMEs, kept on the wire as it came (neither decoded into records
+     * nor encoded again: the forwarding path's largest cost before), with what
+     * {@link Message#scanRecords} learned of it.
+     */
+    public static Answer upstreamWire(String qname, int qtype, int qclass, int rcode, Encoded encoded, Message.Scan scan) {
+        long ttl;
+        if (rcode == RrType.NOERROR && scan.answers() > 0) {
+            ttl = Math.min(scan.minAnswerTtl(), 86_400);
+        } else if ((rcode == RrType.NXDOMAIN || rcode == RrType.NOERROR) && scan.soaTtl() >= 0) {
+            ttl = Math.min(Math.min(scan.soaTtl(), scan.soaMinimum()), 10_800);
+        } else {
+            ttl = 0;
+        }
+        return new Answer(qname, qtype, qclass, rcode, encoded, ttl, scan.answers() > 0 ? scan.minAnswerTtl() : ttl);
     }
 
     /** An upstream answer: encoded once, records dropped (decoded again on demand). */
@@ -120,6 +158,73 @@ public final class Answer {
             authority = List.of();
             additional = List.of();
         }
+    }
+
+    /**
+     * RFC 1034 §4.3.2 step 3a: the name this answer's CNAME chain (from {@code qname}) leads to
+     * when the answer stops there — no record of the asked type for it, and it is no NODATA or
+     * NXDOMAIN of that name (NOERROR without an SOA) — so that whoever answers the client must go
+     * on from it: a local zone's CNAME out of its zone, a DYNC's CNAME, an upstream's cut chain.
+     * Null when there is nothing to follow (no CNAME, a whole chain, the type CNAME or ANY asked).
+     */
+    public String danglingTarget() {
+        return danglingTarget;
+    }
+
+    /** How many CNAMEs the answer's chain from {@code qname} holds (0: none). */
+    public int cnameLinks() {
+        return cnameLinks;
+    }
+
+    /** The CNAMEs followed from {@code qname} through {@code answer} (at most one per record: a loop stops it). */
+    private static int links(String qname, List<Rr> answer) {
+        int links = 0;
+        String name = qname;
+        for (int hop = 0; hop < answer.size(); hop++) {
+            Rr next = null;
+            for (Rr r : answer) {
+                if (r.type() == RrType.CNAME && r.name().equals(name)) {
+                    next = r;
+                    break;
+                }
+            }
+            if (next == null) {
+                break;
+            }
+            links++;
+            name = Message.nameAt(next.rdata(), 0);
+        }
+        return links;
+    }
+
+    private static String dangling(String qname, int qtype, int rcode, List<Rr> answer, List<Rr> authority) {
+        if (qtype == RrType.CNAME || qtype == RrType.ANY || rcode != RrType.NOERROR) {
+            return null;
+        }
+        for (Rr r : authority) {
+            if (r.type() == RrType.SOA) {
+                return null; // NODATA for the chain's target: a whole answer
+            }
+        }
+        String name = qname;
+        for (int hop = 0; hop < answer.size(); hop++) {
+            String from = name;
+            for (Rr r : answer) {
+                if (r.type() == RrType.CNAME && r.name().equals(from)) {
+                    name = Message.nameAt(r.rdata(), 0);
+                    break;
+                }
+            }
+            if (name.equals(from)) {
+                break;
+            }
+        }
+        for (Rr r : answer) {
+            if (r.type() == qtype && r.name().equals(name)) {
+                return null;
+            }
+        }
+        return name;
     }
 
     public boolean nxdomain() {

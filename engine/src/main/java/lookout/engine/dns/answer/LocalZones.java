@@ -148,26 +148,7 @@ public final class LocalZones {
         }
         List<Rr> cname = synthesized ? owned(node.rrset(RrType.CNAME), qname) : node.rrset(RrType.CNAME);
         if (!cname.isEmpty() && qtype != RrType.CNAME) {
-            List<Rr> chain = new ArrayList<>(cname);
-            String target = Message.nameAt(cname.get(0).rdata(), 0);
-            for (int hop = 0; hop < 8; hop++) {
-                Zone tz = find(target);
-                if (tz != z) {
-                    break; // out of this zone: the client follows it
-                }
-                Zone.Node tn = z.node(target);
-                if (tn == null) {
-                    break;
-                }
-                List<Rr> next = tn.rrset(RrType.CNAME);
-                if (next.isEmpty()) {
-                    chain.addAll(tn.rrset(qtype));
-                    break;
-                }
-                chain.addAll(next);
-                target = Message.nameAt(next.get(0).rdata(), 0);
-            }
-            return new Answer(qname, qtype, qclass, RrType.NOERROR, true, chain, List.of(), List.of());
+            return chase(qname, qtype, qclass, new ArrayList<>(cname), Message.nameAt(cname.get(0).rdata(), 0));
         }
         List<Rr> set;
         if (qtype == RrType.ANY) {
@@ -183,6 +164,65 @@ public final class LocalZones {
         }
         return new Answer(qname, qtype, qclass, RrType.NOERROR, true, synthesized ? owned(set, qname) : set,
                 List.of(), List.of());
+    }
+
+    /**
+     * RFC 1034 §4.3.2 step 3a inside the local zones: follows {@code chain}'s CNAMEs from
+     * {@code target} through every zone held here (at most 8 more), ending with the target's
+     * records, or its NXDOMAIN (RFC 6604) or NODATA with its zone's SOA. It stops — the answer
+     * then ends in a CNAME that whoever answers the client follows further — at a name outside the
+     * local zones or below a delegation, and at a DYNA/DYNC, whose records are drawn per query.
+     */
+    private Answer chase(String qname, int qtype, int qclass, List<Rr> chain, String target) {
+        boolean any = qtype == RrType.ANY;
+        for (int hop = 0; hop < 8; hop++) {
+            Zone tz = find(target);
+            if (tz == null || delegated(tz, target)) {
+                break; // not ours to answer
+            }
+            Zone.Node tn = tz.node(target);
+            boolean synthesized = false;
+            if (tn == null) {
+                if (tz.exists(target)) {
+                    return any ? chainOnly(qname, qtype, qclass, chain) : negative(tz, qname, qtype, qclass, RrType.NOERROR, chain);
+                }
+                tn = wildcard(tz, target);
+                if (tn == null) {
+                    return any ? chainOnly(qname, qtype, qclass, chain) : negative(tz, qname, qtype, qclass, RrType.NXDOMAIN, chain);
+                }
+                synthesized = true;
+            }
+            if (tn.dyn() != null) {
+                break; // drawn per query: completed when answered
+            }
+            List<Rr> next = synthesized ? owned(tn.rrset(RrType.CNAME), target) : tn.rrset(RrType.CNAME);
+            if (next.isEmpty()) {
+                List<Rr> set = synthesized ? owned(tn.rrset(qtype), target) : tn.rrset(qtype);
+                if (set.isEmpty() && !any) {
+                    return negative(tz, qname, qtype, qclass, RrType.NOERROR, chain);
+                }
+                chain.addAll(set);
+                break;
+            }
+            chain.addAll(next);
+            target = Message.nameAt(next.get(0).rdata(), 0);
+        }
+        return chainOnly(qname, qtype, qclass, chain);
+    }
+
+    private static Answer chainOnly(String qname, int qtype, int qclass, List<Rr> chain) {
+        return new Answer(qname, qtype, qclass, RrType.NOERROR, true, chain, List.of(), List.of());
+    }
+
+    /** Whether {@code name} lies below a delegation in {@code z} (an NS set between it and the apex). */
+    private static boolean delegated(Zone z, String name) {
+        for (String n = name; n != null && !n.equals(z.origin()); n = Names.parent(n)) {
+            Zone.Node cut = z.node(n);
+            if (cut != null && !cut.rrset(RrType.NS).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -31,6 +31,8 @@ public final class DnsCache<V> {
     }
 
     private int capacity;
+    /** How long past its TTL an entry is kept for {@link #stale} (RFC 8767; 0: not at all). */
+    private long staleNanos;
     private final LinkedHashMap<Key, Entry<V>> map;
 
     public DnsCache(int capacity) {
@@ -43,17 +45,41 @@ public final class DnsCache<V> {
         };
     }
 
-    /** The live entry for {@code key}, or null (an expired one is dropped). */
+    /** The live entry for {@code key}, or null (an expired one is dropped, unless kept for {@link #stale}). */
     public Entry<V> get(Key key, long now) {
         Entry<V> e = map.get(key);
         if (e == null) {
             return null;
         }
-        if (now - e.expiresAt() >= 0) {
-            map.remove(key);
+        long past = now - e.expiresAt();
+        if (past >= 0) {
+            if (past >= staleNanos) {
+                map.remove(key);
+            }
             return null;
         }
         return e;
+    }
+
+    /**
+     * Keeps expired entries up to {@code nanos} past their TTL, for {@link #stale} (RFC 8767's
+     * stale limit; 0: expired entries go at once). LRU eviction still bounds the cache.
+     */
+    public void keepStale(long nanos) {
+        staleNanos = Math.max(0, nanos);
+    }
+
+    /**
+     * An entry for {@code key} that expired less than {@code limitNanos} ago (and is kept:
+     * {@link #keepStale}), or null: a live one, none, or one past the limit.
+     */
+    public Entry<V> stale(Key key, long now, long limitNanos) {
+        Entry<V> e = map.get(key);
+        if (e == null) {
+            return null;
+        }
+        long past = now - e.expiresAt();
+        return past >= 0 && past < Math.min(limitNanos, staleNanos) ? e : null;
     }
 
     public void put(Key key, V value, long ttlSeconds, long now) {

@@ -18,8 +18,16 @@ import java.util.List;
  * @param tcpClients     client TCP connections open
  * @param tcpRejected    client TCP connections closed at the limit
  * @param recentAnswers  the fast-path answers kept for traces
+ * @param udpReceiveBuffer the smallest receive buffer the kernel keeps for a UDP listener socket, in
+ *                       bytes (-1: unknown)
+ * @param udpReceiveDrops datagrams the kernel dropped on the UDP listener sockets, ever (a full
+ *                       receive buffer); -1 where that cannot be known
+ * @param tcpClosedIdle  client TCP connections closed for being idle, ever
+ * @param nativeOnLoop   whether the one UDP socket of each address is read natively on the engine loop
  */
 public record ListenerStatus(List<InetSocketAddress> bound, long fastAnswers, long loopAnswers, int udpThreads,
                              boolean nativeReads, long udpSendErrors, long malformed, long denied, long internalErrors,
-                             int tcpClients, long tcpRejected, List<LoopTrace> recentAnswers) {
+                             int tcpClients, long tcpRejected, List<LoopTrace> recentAnswers, int udpReceiveBuffer,
+                             long udpReceiveDrops, long tcpClosedIdle,
+                             boolean nativeOnLoop) {
 }

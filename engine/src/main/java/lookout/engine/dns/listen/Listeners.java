@@ -19,6 +19,7 @@ import lookout.engine.api.EngineOptions;
 import lookout.engine.api.Scheduler;
 import lookout.engine.api.Severity;
 import lookout.engine.api.Subsystem;
+import lookout.engine.net.HostPort;
 import lookout.engine.net.Transport;
 import lookout.engine.net.Udp;
 import lookout.engine.net.UdpEndpoint;
@@ -33,11 +34,12 @@ import lookout.engine.seams.DynamicRecords;
  * {@link UdpListener}; sockets are bound synchronously, so a bind error aborts start (or a reload)
  * with a message naming the address.
  *
- * <p>Who reads the UDP sockets ({@link #readNatively}): through Netty, the first socket of an
- * address on the engine's own loop (which then answers cache hits and forwarded questions without
- * a hop) and every other one on an answer loop of its own ({@code lookout-dns-answer-N}, a group made
- * here); natively ({@link Udp#nativeRead}), every socket by a reader thread of its own blocked in
- * {@code recvmmsg} ({@code lookout-dns-udp-PORT-N}), gdnsd's I/O loop.
+ * <p>Who reads the UDP sockets ({@link #readNatively}): natively, one socket per address on the
+ * engine's own loop ({@link Udp#nativeOnLoop}: it then answers cache hits and forwarded questions
+ * without a hop), or from two sockets up every socket by a reader thread of its own blocked in
+ * {@code recvmmsg} ({@link Udp#nativeRead}, {@code lookout-dns-udp-PORT-N}, gdnsd's I/O loop);
+ * through Netty, the first socket of an address on the engine's own loop and every other one on
+ * an answer loop of its own ({@code lookout-dns-answer-N}, a group made here).
  */
 public final class Listeners {
 
@@ -69,12 +71,17 @@ public final class Listeners {
     /** Loops reading the extra UDP sockets through Netty; null when there are none. */
     private EventLoopGroup answerLoops;
     private int udpThreads = 1;
+    /** {@code resolver.udp_receive_buffer}: bytes asked for each UDP socket (0: the system's default). */
+    private int receiveBuffer;
     private boolean nativeUdp;
+    /** The one UDP socket of each address read natively on the engine loop (no reader thread). */
+    private boolean nativeOnLoop;
     // counts of sockets closed since (the open ones count their own)
     private long retiredFastAnswers;
     private long retiredLoopAnswers;
     private long retiredSendErrors;
     private long retiredFastErrors;
+    private long retiredDrops;
 
     public Listeners(Scheduler scheduler, EventLoopGroup io, Transport transport, EngineOptions.UdpReads reads,
                      Consumer<EngineEvent> publish, Intake intake, Supplier<DynamicRecords> pools) {
@@ -88,6 +95,11 @@ public final class Listeners {
         this.tcp = new TcpListener(scheduler, intake, io);
     }
 
+    /** The TCP limits from now on (start, reload): connections open at once, pipelining, idle timeout. */
+    public void tcpLimits(int clients, int pipeline, int idleSeconds) {
+        tcp.limits(clients, pipeline, idleSeconds);
+    }
+
     /** What the UDP listeners answer from from now on (start, reload). */
     public void publish(LoopView v) {
         view = v;
@@ -97,8 +109,12 @@ public final class Listeners {
      * Opens {@code udpThreads} UDP sockets and one TCP socket on each of {@code addresses},
      * replacing the answer loops there were. On an error nothing stays open.
      */
-    public void open(List<InetSocketAddress> addresses, int udpThreads) throws IOException {
-        nativeUdp = readNatively(reads, udpThreads, anyWildcard(addresses));
+    public void open(List<InetSocketAddress> addresses, int udpThreads, int receiveBuffer) throws IOException {
+        this.receiveBuffer = receiveBuffer;
+        boolean onLoop = reads != EngineOptions.UdpReads.NETTY && Udp.nativeOnLoopUnavailable(io) == null;
+        nativeUdp = readNatively(reads, udpThreads, anyWildcard(addresses), onLoop);
+        // one socket per address: read natively on the engine loop itself, where it can be
+        nativeOnLoop = nativeUdp && udpThreads == 1 && onLoop;
         answerLoops(udpThreads);
         try {
             for (InetSocketAddress a : addresses) {
@@ -114,15 +130,19 @@ public final class Listeners {
     }
 
     /**
-     * Whether the UDP listeners are read natively ({@link Udp#nativeRead}: a reader thread per
-     * socket blocked in {@code recvmmsg}, as gdnsd does) rather than through Netty, for
-     * {@code udpThreads} sockets per address: {@code AUTO} natively from two sockets up, or when a
-     * listen address is a wildcard (only native reads answer from the address each datagram was sent
-     * to), where the JVM allows it; one socket on a specific address is best read on the engine loop
-     * itself, where cache hits and forwarding are answered without a hop between threads.
-     * {@code NATIVE} always (an error saying why where it cannot be done), {@code NETTY} never.
+     * Whether the UDP listeners are read natively rather than through Netty, for
+     * {@code udpThreads} sockets per address: {@code AUTO} wherever the engine's library loads —
+     * one socket per address on the engine loop itself when the loop is on epoll
+     * ({@link Udp#nativeOnLoop}: cache hits and forwarding answered where they are read, without a
+     * hop), from two sockets up (or on a wildcard address, whose answers must leave from the
+     * address asked) by a reader thread each ({@link Udp#nativeRead}, gdnsd's loop); one socket on
+     * a specific address on a loop that is not epoll stays with Netty on the loop. {@code NATIVE}
+     * always (an error saying why where it cannot be done), {@code NETTY} never.
+     *
+     * @param onLoop whether a socket can be read natively on the engine loop ({@link Udp#nativeOnLoopUnavailable})
      */
-    public static boolean readNatively(EngineOptions.UdpReads wanted, int udpThreads, boolean wildcard) throws IOException {
+    public static boolean readNatively(EngineOptions.UdpReads wanted, int udpThreads, boolean wildcard, boolean onLoop)
+            throws IOException {
         if (wanted == EngineOptions.UdpReads.NETTY) {
             return false;
         }
@@ -134,7 +154,7 @@ public final class Listeners {
             return true;
         }
         // probed only when wanted: the first probe links the C functions (start-up time)
-        return (udpThreads > 1 || wildcard) && Udp.nativeUnavailable() == null;
+        return (udpThreads > 1 || wildcard || onLoop) && Udp.nativeUnavailable() == null;
     }
 
     private static boolean anyWildcard(List<InetSocketAddress> listen) {
@@ -161,14 +181,16 @@ public final class Listeners {
 
     private void bind(InetSocketAddress a) throws IOException {
         DynamicRecords dyn = pools.get();
-        UdpOptions options = UdpOptions.DEFAULTS.withReusePort(udpThreads > 1).withNoPathMtuDiscovery(true);
+        UdpOptions options = UdpOptions.DEFAULTS.withReusePort(udpThreads > 1).withNoPathMtuDiscovery(true)
+                .withReceiveBuffer(receiveBuffer);
         Socket first = null;
         Channel server = null;
         // port 0: UDP picks the port and TCP must get the same one; another process may hold it for
         // TCP, so try a few ports (bounded)
         for (int attempt = 0; attempt < PORT_TRIES && server == null; attempt++) {
             try {
-                first = nativeUdp ? nativeSocket(a, options, dyn, 1) : firstNettySocket(a, options, dyn);
+                first = nativeOnLoop ? loopNativeSocket(a, options, dyn) : nativeUdp ? nativeSocket(a, options, dyn, 1)
+                        : firstNettySocket(a, options, dyn);
             } catch (IOException e) {
                 throw new IOException("resolver cannot listen on " + a + " (UDP): " + e.getMessage(), e);
             }
@@ -187,6 +209,7 @@ public final class Listeners {
         udp.add(first);
         InetSocketAddress actual = first.endpoint().localAddress();
         bound.add(actual);
+        checkReceiveBuffer(first.endpoint());
         UdpOptions shared = options.withReusePort(true);
         for (int i = 1; i < udpThreads; i++) {
             try {
@@ -196,6 +219,15 @@ public final class Listeners {
                         + udpThreads + "): " + e.getMessage(), e);
             }
         }
+    }
+
+    /**
+     * The one socket of an address read natively on the engine's loop itself (no reader thread,
+     * no hop), with the pools' own answerer (engine-loop confined).
+     */
+    private Socket loopNativeSocket(InetSocketAddress a, UdpOptions o, DynamicRecords dyn) throws IOException {
+        UdpListener l = new UdpListener(scheduler, () -> view, dyn, intake, UdpListener.Reader.ENGINE_LOOP, publish);
+        return new Socket(Udp.nativeOnLoop(io.next(), a, o, l), l);
     }
 
     /** The first socket read through Netty: on the engine's loop, with the pools' own answerer (engine-loop confined). */
@@ -222,13 +254,31 @@ public final class Listeners {
                 UdpListener.Reader.OWN_THREAD, publish);
     }
 
+    /**
+     * Warns, once per socket bound, when the kernel kept less receive buffer than asked for (Linux
+     * keeps twice what is asked, within {@code net.core.rmem_max}): a burst larger than it is
+     * dropped before the resolver sees it (the drops are counted, {@link ListenerStatus#udpReceiveDrops}).
+     */
+    private void checkReceiveBuffer(UdpEndpoint e) {
+        int got = e.receiveBuffer();
+        if (receiveBuffer <= 0 || got < 0 || got >= 2L * receiveBuffer) {
+            return;
+        }
+        long max = RmemMax.read();
+        String warn = "resolver: the UDP receive buffer of " + HostPort.format(e.localAddress()) + " is " + got
+                + " bytes, not the " + receiveBuffer + " asked for (resolver.udp_receive_buffer): the kernel caps it at"
+                + " net.core.rmem_max" + (max > 0 ? " (" + max + ")" : "") + ", so a burst of more than about "
+                + got / RmemMax.BYTES_PER_QUERY + " questions is dropped before the resolver sees it; raise the cap with"
+                + " sysctl -w net.core.rmem_max=" + receiveBuffer + ", or run with the capability CAP_NET_ADMIN";
+        LOG.log(Level.WARNING, warn);
+        publish.accept(new EngineEvent.Notice(scheduler.now(), Subsystem.RESOLVER, Severity.WARNING, warn));
+    }
+
     private void logHowRead(List<InetSocketAddress> addresses) {
-        String how = nativeUdp ? "read natively (recvmmsg, a reader thread each)"
+        String how = nativeOnLoop ? "read natively on the engine loop (recvmmsg/sendmmsg, no reader thread)"
+                : nativeUdp ? "read natively (recvmmsg, a reader thread each)"
                 : reads == EngineOptions.UdpReads.NETTY ? "read through Netty (--udp-reads=netty)"
-                : udpThreads > 1 || anyWildcard(addresses)
-                ? "read through Netty (native reads unavailable: " + Udp.nativeUnavailable() + ")"
-                : "read through Netty (one socket: read on the engine loop, which answers cache hits without a hop;"
-                + " native reads from udp_threads 2)";
+                : "read through Netty (native reads unavailable: " + Udp.nativeUnavailable() + ")";
         LOG.log(Level.INFO, "resolver UDP on " + bound + ": " + udpThreads + " socket(s) per address, " + how);
         if (!nativeUdp && anyWildcard(addresses)) {
             String warn = "resolver listens on a wildcard address through Netty: answers leave from the address the kernel"
@@ -259,6 +309,7 @@ public final class Listeners {
             if (nativeUdp) {
                 retiredSendErrors += s.endpoint().sendErrors();
             }
+            retiredDrops += Math.max(0, s.endpoint().receiveDrops());
         }
         udp.clear();
         bound.clear();
@@ -298,7 +349,15 @@ public final class Listeners {
         long sendErrors = retiredSendErrors;
         long fastErrors = retiredFastErrors;
         List<LoopTrace> traces = new ArrayList<>();
+        long drops = retiredDrops;
+        boolean dropsKnown = !udp.isEmpty() || retiredDrops > 0;
+        int buffer = -1;
         for (Socket s : udp) {
+            long d = s.endpoint().receiveDrops();
+            dropsKnown &= d >= 0;
+            drops += Math.max(0, d);
+            int b = s.endpoint().receiveBuffer();
+            buffer = buffer < 0 ? b : b < 0 ? buffer : Math.min(buffer, b);
             if (s.listener().ownThread()) {
                 loop += s.listener().answered();
             }
@@ -310,6 +369,7 @@ public final class Listeners {
             traces.addAll(s.listener().recentAnswers());
         }
         return new ListenerStatus(boundAddresses(), fastAnswers(), loop, udpThreads, nativeUdp, sendErrors,
-                intake.malformed(), intake.denied(), intake.internalErrors() + fastErrors, tcp.open(), tcp.rejected(), traces);
+                intake.malformed(), intake.denied(), intake.internalErrors() + fastErrors, tcp.open(), tcp.rejected(), traces,
+                buffer, dropsKnown ? drops : -1, tcp.closedIdleCount(), nativeOnLoop);
     }
 }

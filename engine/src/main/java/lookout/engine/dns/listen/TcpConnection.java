@@ -14,10 +14,11 @@ import lookout.engine.dns.wire.TcpFrames;
 
 /**
  * One client's TCP connection: 2-byte-length framed queries in ({@link TcpFrames}), answers out in
- * the order they are ready (RFC 7766 §6.2.1.1 allows it). At most {@value #MAX_PIPELINE} questions
- * unanswered at once: beyond that the connection's further queries wait, and reading pauses until
- * answers go out, so that one client cannot take the in-flight ceiling (seed 000 §4.6.5) from the
- * others. Closed after {@value #IDLE_SECONDS} s without a query or an answer (RFC 7766 §6.2.3), and
+ * the order they are ready (RFC 7766 §6.2.1.1 allows it). At most {@code resolver.tcp_pipeline}
+ * (default {@value #MAX_PIPELINE}) questions unanswered at once: beyond that the connection's
+ * further queries wait, and reading pauses until answers go out, so that one client cannot take
+ * the in-flight ceiling (seed 000 §4.6.5) from the others. Closed after
+ * {@code resolver.tcp_idle_timeout} (default {@value #IDLE_SECONDS} s) without a query or an answer (RFC 7766 §6.2.3), and
  * at once when the client is not allowed or no place is left ({@link Places}: the listener's limit).
  * A broken stream (a reset, a read error) is counted malformed and closes this connection only.
  */
@@ -29,20 +30,35 @@ public final class TcpConnection extends ChannelInboundHandlerAdapter {
      * which runs them on the I/O thread. */
 
     /**
-     * Questions one connection may have unanswered at once (RFC 7766 §6.2.1.1 pipelining with a
-     * bound). Beyond it the connection's further queries wait, unread.
+     * Questions one connection may have unanswered at once by default (RFC 7766 §6.2.1.1
+     * pipelining with a bound; {@code resolver.tcp_pipeline}). Beyond it the connection's further
+     * queries wait, unread.
      */
     public static final int MAX_PIPELINE = 64;
-    /** RFC 7766 §6.2.3: idle connections are closed; ours after 30 s. */
+    /** RFC 7766 §6.2.3: idle connections are closed; by default after 30 s ({@code resolver.tcp_idle_timeout}). */
     public static final long IDLE_SECONDS = 30;
 
-    /** The count of open connections a connection takes a place in (engine loop). */
+    /** The count of open connections a connection takes a place in, and the limits it keeps to (engine loop). */
     public interface Places {
         /** Takes a place; false (and counted rejected) when none is left. */
         boolean take();
 
         /** Gives a place back. */
         void giveBack();
+
+        /** Questions a connection may have unanswered at once. */
+        default int pipeline() {
+            return MAX_PIPELINE;
+        }
+
+        /** Seconds without a query or an answer after which a connection is closed. */
+        default long idleSeconds() {
+            return IDLE_SECONDS;
+        }
+
+        /** A connection was closed for being idle. */
+        default void closedIdle() {
+        }
     }
 
     private final Scheduler scheduler;
@@ -93,7 +109,14 @@ public final class TcpConnection extends ChannelInboundHandlerAdapter {
 
     private void touch() {
         idle.cancel();
-        idle = scheduler.schedule(() -> channel.close(), IDLE_SECONDS, TimeUnit.SECONDS);
+        idle = scheduler.schedule(this::idleTooLong, places.idleSeconds(), TimeUnit.SECONDS);
+    }
+
+    private void idleTooLong() {
+        if (channel.isActive()) {
+            places.closedIdle();
+        }
+        channel.close();
     }
 
     @Override
@@ -128,7 +151,8 @@ public final class TcpConnection extends ChannelInboundHandlerAdapter {
         }
         draining = true;
         try {
-            while (outstanding < MAX_PIPELINE && !waiting.isEmpty()) {
+            int bound = places.pipeline();
+            while (outstanding < bound && !waiting.isEmpty()) {
                 ask(waiting.poll());
             }
         } finally {

@@ -16,8 +16,8 @@ import lookout.engine.net.Transport;
 /**
  * The resolver's TCP side (RFC 7766): a server socket per listen address, on the port its UDP
  * sockets got, whose acceptor gives every client a {@link TcpConnection} on the engine's I/O
- * group; and the count of open client connections, at most {@value #MAX_CLIENTS} (further ones are
- * closed at once and counted rejected: a slow-loris guard).
+ * group; and the count of open client connections, at most {@code resolver.tcp_clients} (default
+ * {@value #MAX_CLIENTS}; further ones are closed at once and counted rejected: a slow-loris guard).
  */
 public final class TcpListener implements TcpConnection.Places {
 
@@ -26,7 +26,7 @@ public final class TcpListener implements TcpConnection.Places {
      * and registers channels. */
 
     private static final Logger LOG = System.getLogger("lookout.engine.dns");
-    /** Client TCP connections held at once; more are closed at once. */
+    /** Client TCP connections held at once by default ({@code resolver.tcp_clients}); more are closed at once. */
     public static final int MAX_CLIENTS = 1024;
     private static final int BACKLOG = 128;
 
@@ -36,6 +36,10 @@ public final class TcpListener implements TcpConnection.Places {
     private final Acceptor acceptor = new Acceptor();
     private int open;
     private long rejected;
+    private long closedIdle;
+    private int clients = MAX_CLIENTS;
+    private int pipeline = TcpConnection.MAX_PIPELINE;
+    private long idleSeconds = TcpConnection.IDLE_SECONDS;
 
     public TcpListener(Scheduler scheduler, Intake intake, EventLoopGroup io) {
         this.scheduler = scheduler;
@@ -52,10 +56,40 @@ public final class TcpListener implements TcpConnection.Places {
         });
     }
 
+    /**
+     * Engine loop: the limits from now on ({@code resolver.tcp_clients}, {@code tcp_pipeline},
+     * {@code tcp_idle_timeout}); open connections keep to them from their next query or answer.
+     */
+    public void limits(int clients, int pipeline, int idleSeconds) {
+        this.clients = clients;
+        this.pipeline = pipeline;
+        this.idleSeconds = idleSeconds;
+    }
+
+    @Override
+    public int pipeline() {
+        return pipeline;
+    }
+
+    @Override
+    public long idleSeconds() {
+        return idleSeconds;
+    }
+
+    @Override
+    public void closedIdle() {
+        closedIdle++;
+    }
+
+    /** Client connections closed for being idle, ever (engine loop). */
+    public long closedIdleCount() {
+        return closedIdle;
+    }
+
     /** Engine loop: a connection wants to be counted; false (and counted rejected) at the limit. */
     @Override
     public boolean take() {
-        if (open >= MAX_CLIENTS) {
+        if (open >= clients) {
             rejected++;
             return false;
         }

@@ -177,8 +177,7 @@ public final class UdpListener implements UdpReceiver {
             try {
                 Admission.Decision d = Admission.judge(bytes, length, sender != null && allowed(sender.getAddress()),
                         false, local);
-                if (d.verdict() == Admission.Verdict.ANSWER_HERE) {
-                    answerHere(endpoint, d.query(), sender);
+                if (d.verdict() == Admission.Verdict.ANSWER_HERE && answerHere(endpoint, d.query(), sender)) {
                     return;
                 }
                 // what the engine loop answers (with the error it deserves, maybe): no need to decode again
@@ -261,10 +260,18 @@ public final class UdpListener implements UdpReceiver {
         return localZone != null;
     }
 
-    /** A local question {@link Admission} let through: answered here, remembered when it was of the usual shape. */
-    private void answerHere(UdpEndpoint endpoint, ClientQuery q, InetSocketAddress sender) {
+    /**
+     * A local question {@link Admission} let through: answered here, remembered when it was of the
+     * usual shape. False (nothing sent) when the answer is a CNAME to follow (RFC 1034 §4.3.2 step
+     * 3a: a DYNC's, one out of the zone): the engine loop completes it, from the local zones or
+     * upstream.
+     */
+    private boolean answerHere(UdpEndpoint endpoint, ClientQuery q, InetSocketAddress sender) {
         String name = q.qname;
         Answer a = zones.answer(localZone, name, q.qtype, q.qclass, draws);
+        if (a.danglingTarget() != null) {
+            return false;
+        }
         if (plain) {
             // the same question (name, type) in the same view is answered from the memo next time
             remembered.put(query, new Remembered(zones.lastPlan(), name));
@@ -273,6 +280,7 @@ public final class UdpListener implements UdpReceiver {
         endpoint.reply(r, 0, r.length);
         countLocal();
         trace(new LoopTrace(q, q.qname, q.qtype, a, null, sender, burstStarted, scheduler.nanoTime()));
+        return true;
     }
 
     /**
@@ -296,7 +304,10 @@ public final class UdpListener implements UdpReceiver {
         DynamicRecords.Answer d = null;
         if (a == null) {
             d = LocalZones.drawFrom(p.dyn(), q.qtype, draws);
-            if (d == null || d.cname() != null || !sendComposed(endpoint, Responses.addressesInto(reply, q, d.addresses(), d.ttl()))) {
+            if (d != null && d.cname() != null) {
+                return false; // a CNAME to follow: the engine loop's (see answerHere)
+            }
+            if (d == null || !sendComposed(endpoint, Responses.addressesInto(reply, q, d.addresses(), d.ttl()))) {
                 a = LocalZones.drawn(p.zone(), p.dyn(), r.qname(), q.qtype, RrType.IN, d);
                 d = null;
             }

@@ -74,6 +74,17 @@ public final class DemotionMarks {
         until.keySet().retainAll(configured);
     }
 
+    /** When the first of the marks ends (scheduler nanoseconds), or null without marks. */
+    public Long firstEnd() {
+        Long first = null;
+        for (Long u : until.values()) {
+            if (first == null || u - first < 0) {
+                first = u;
+            }
+        }
+        return first;
+    }
+
     /** Drops marks that ran out; returns the addresses whose mark expired. */
     public List<InetSocketAddress> expire(long now) {
         List<InetSocketAddress> gone = new ArrayList<>();

@@ -136,6 +136,11 @@ public final class NettyUpstreamSockets implements UpstreamSockets {
         };
     }
 
+    @Override
+    public String describe() {
+        return "through Netty (a channel per transaction)";
+    }
+
     /** Collects one length-prefixed reply; everything runs on the channel's I/O thread. */
     private static final class TcpReader extends ChannelInboundHandlerAdapter {
         private final Listener listener;

@@ -31,4 +31,13 @@ public interface UpstreamSockets {
 
     /** A TCP connection to {@code server} sending {@code query} with its 2-byte length. */
     Handle tcp(InetSocketAddress server, byte[] query, Listener listener) throws Exception;
+
+    /** How the sockets are opened, for the log. */
+    default String describe() {
+        return getClass().getSimpleName();
+    }
+
+    /** Closes whatever the opener holds (its sockets still open); engine loop, at stop. */
+    default void close() {
+    }
 }

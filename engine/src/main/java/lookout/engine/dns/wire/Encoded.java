@@ -78,6 +78,32 @@ public record Encoded(byte[] wire, int[] ttlOffsets, int rcode) {
     }
 
     /**
+     * An upstream reply kept as it came, checked by {@link Message#scanRecords}: its bytes up to
+     * its OPT record (our own goes in when it is stamped for a client), ID 0, the header flags of
+     * a forwarded answer (QR, RA and the response code; RD and CD are each client's), TTLs above
+     * 2^31 - 1 read as zero (RFC 2181 §8). Its compression pointers stay valid: nothing before the
+     * OPT record moves, and every client's question has the same length as ours.
+     */
+    public static Encoded ofReply(byte[] m, int len, Message.Scan scan, int rcode) {
+        int end = scan.optStart >= 0 ? scan.optStart : len;
+        byte[] w = java.util.Arrays.copyOf(m, end);
+        put16(w, 0, 0);
+        put16(w, 2, Message.QR | Message.RA | (rcode & 0xF));
+        if (scan.optStart >= 0) {
+            put16(w, 10, Message.u16(w, 10) - 1);
+        }
+        int[] ttls = java.util.Arrays.copyOf(scan.ttlOffsets, scan.records);
+        if (scan.hugeTtl) {
+            for (int off : ttls) {
+                if (Message.u32(w, off) > 0x7FFFFFFFL) {
+                    put32(w, off, 0);
+                }
+            }
+        }
+        return new Encoded(w, ttls, rcode);
+    }
+
+    /**
      * A positive answer of addresses owned by the question name (A for IPv4, AAAA for IPv6, one
      * TTL), each owner a pointer to the question: the same bytes {@link #encode} gives for those
      * records, without building them.

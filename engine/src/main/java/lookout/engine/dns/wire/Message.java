@@ -88,18 +88,109 @@ public final class Message {
 
     /** Decodes the answer, authority and additional sections that follow the question. */
     public static void decodeRecords(byte[] m, int len, Message msg) throws WireException {
+        walk(m, len, msg, null);
+    }
+
+    /**
+     * Checks the records after the question exactly as {@link #decodeRecords} does — it throws
+     * for the same messages — but keeps no record: it notes in {@code scan} where each TTL lies
+     * and what the cache needs to know (the answer's smallest TTL, the SOA's, a CNAME, the OPT
+     * record). A reply that is kept as it came ({@link Encoded#ofReply}) is read this way.
+     */
+    public static void scanRecords(byte[] m, int len, Message msg, Scan scan) throws WireException {
+        scan.reset();
+        walk(m, len, msg, scan);
+    }
+
+    /** What {@link #scanRecords} learned of a reply's records; reused from reply to reply. */
+    public static final class Scan {
+        /** TTL offsets of the records but the OPT, in order; {@link #records} of them. */
+        int[] ttlOffsets = new int[16];
+        int records;
+        /** Where the OPT record starts, -1 without one, and whether it is the last record. */
+        int optStart;
+        boolean optLast;
+        /** Answer records, and the smallest TTL among them. */
+        int answers;
+        long minAnswerTtl;
+        /** A CNAME or DNAME in the answer section (then the reply is decoded: its chain matters). */
+        boolean aliases;
+        /** The first SOA of the authority section: its TTL and its MINIMUM, -1 without one. */
+        long soaTtl;
+        long soaMinimum;
+        /** Some TTL above 2^31 - 1, which RFC 2181 §8 reads as zero. */
+        boolean hugeTtl;
+        final byte[] scratch = new byte[532];
+        int labels;
+        final WireName.Labels count = (b, offset, length) -> {
+            labels++;
+            return true;
+        };
+
+        void reset() {
+            records = 0;
+            optStart = -1;
+            optLast = false;
+            answers = 0;
+            minAnswerTtl = Long.MAX_VALUE;
+            aliases = false;
+            soaTtl = -1;
+            soaMinimum = -1;
+            hugeTtl = false;
+        }
+
+        /** Whether the reply can be kept as it came: no alias to follow, and no OPT record or the last one. */
+        public boolean keepable() {
+            return !aliases && (optStart < 0 || optLast);
+        }
+
+        public long minAnswerTtl() {
+            return minAnswerTtl;
+        }
+
+        public int answers() {
+            return answers;
+        }
+
+        public long soaTtl() {
+            return soaTtl;
+        }
+
+        public long soaMinimum() {
+            return soaMinimum;
+        }
+
+        private void ttlAt(int offset) {
+            if (records == ttlOffsets.length) {
+                ttlOffsets = java.util.Arrays.copyOf(ttlOffsets, records * 2);
+            }
+            ttlOffsets[records++] = offset;
+        }
+    }
+
+    /** One pass over the records: decoded into {@code msg} when {@code scan} is null, else only checked and noted. */
+    private static void walk(byte[] m, int len, Message msg, Scan scan) throws WireException {
         int an = u16(m, 6);
         int ns = u16(m, 8);
         int ar = u16(m, 10);
         int pos = msg.afterQuestion;
-        StringBuilder sb = new StringBuilder(32);
+        StringBuilder sb = scan == null ? new StringBuilder(32) : null;
         boolean sawOpt = false;
         for (int section = 0; section < 3; section++) {
             int count = section == 0 ? an : section == 1 ? ns : ar;
             List<Rr> into = section == 0 ? msg.answer : section == 1 ? msg.authority : msg.additional;
             for (int i = 0; i < count; i++) {
-                sb.setLength(0);
-                pos = readName(m, len, pos, sb);
+                int start = pos;
+                boolean root;
+                if (scan == null) {
+                    sb.setLength(0);
+                    pos = readName(m, len, pos, sb);
+                    root = sb.length() == 1 && sb.charAt(0) == '.';
+                } else {
+                    scan.labels = 0;
+                    pos = WireName.readOrThrow(m, len, pos, scan.count, "the end of the message");
+                    root = scan.labels == 0;
+                }
                 if (pos + 10 > len) {
                     throw new WireException("record header cut short");
                 }
@@ -112,7 +203,7 @@ public final class Message {
                     throw new WireException("record data runs past the end of the message");
                 }
                 if (type == RrType.OPT) {
-                    if (section != 2 || sawOpt || !sb.toString().equals(".")) {
+                    if (section != 2 || sawOpt || !root) {
                         throw new WireException("misplaced or repeated OPT record");
                     }
                     sawOpt = true;
@@ -123,13 +214,32 @@ public final class Message {
                     msg.ednsDo = (ttl & 0x8000) != 0;
                     checkOptions(m, pos, rdlen);
                     pos += rdlen;
+                    if (scan != null) {
+                        scan.optStart = start;
+                        scan.optLast = section == 2 && i == count - 1;
+                    }
                     continue;
                 }
-                byte[] rdata = decodeRdata(m, len, pos, rdlen, type);
+                if (scan == null) {
+                    byte[] rdata = decodeRdata(m, len, pos, rdlen, type);
+                    // most owners are the question's name: share that string instead of a copy per record
+                    String owner = msg.qname != null && msg.qname.contentEquals(sb) ? msg.qname : sb.toString();
+                    into.add(new Rr(owner, type, cls, ttl > 0x7FFFFFFFL ? 0 : ttl, rdata));
+                } else {
+                    rdataInto(m, len, pos, rdlen, type, scan.scratch);
+                    long t = ttl > 0x7FFFFFFFL ? 0 : ttl;
+                    scan.hugeTtl |= ttl > 0x7FFFFFFFL;
+                    scan.ttlAt(pos - 6);
+                    if (section == 0) {
+                        scan.answers++;
+                        scan.minAnswerTtl = Math.min(scan.minAnswerTtl, t);
+                        scan.aliases |= type == RrType.CNAME || type == 39; // DNAME
+                    } else if (section == 1 && type == RrType.SOA && scan.soaTtl < 0 && rdlen >= 22) {
+                        scan.soaTtl = t;
+                        scan.soaMinimum = u32(m, pos + rdlen - 4);
+                    }
+                }
                 pos += rdlen;
-                // most owners are the question's name: share that string instead of a copy per record
-                String owner = msg.qname != null && msg.qname.contentEquals(sb) ? msg.qname : sb.toString();
-                into.add(new Rr(owner, type, cls, ttl > 0x7FFFFFFFL ? 0 : ttl, rdata));
             }
         }
         if (pos != len) {
@@ -164,25 +274,30 @@ public final class Message {
 
     /** RDATA with names decompressed, for the RFC 1035 types that may carry compressed names. */
     private static byte[] decodeRdata(byte[] m, int len, int pos, int rdlen, int type) throws WireException {
+        byte[] out = new byte[532];
+        int n = rdataInto(m, len, pos, rdlen, type, out);
+        return n < 0 ? java.util.Arrays.copyOfRange(m, pos, pos + rdlen) : java.util.Arrays.copyOf(out, n);
+    }
+
+    /**
+     * Checks RDATA and writes it into {@code out} (at least 532 bytes) with its names
+     * decompressed: its length there, or -1 for RDATA that carries no name and is taken as it is.
+     */
+    private static int rdataInto(byte[] m, int len, int pos, int rdlen, int type, byte[] out) throws WireException {
         int end = pos + rdlen;
         switch (type) {
             case RrType.NS, RrType.CNAME, RrType.PTR, 3, 4, 7, 8, 9, 39 -> {
-                byte[] out = new byte[256];
-                int o = copyName(m, end, pos, out, 0, true);
-                return java.util.Arrays.copyOf(out, o);
+                return copyName(m, end, pos, out, 0, true);
             }
             case RrType.MX, 18, 21 -> {
                 if (rdlen < 3) {
                     throw new WireException("MX record too short");
                 }
-                byte[] out = new byte[258];
                 out[0] = m[pos];
                 out[1] = m[pos + 1];
-                int o = copyName(m, end, pos + 2, out, 2, true);
-                return java.util.Arrays.copyOf(out, o);
+                return copyName(m, end, pos + 2, out, 2, true);
             }
             case RrType.SOA -> {
-                byte[] out = new byte[532];
                 int[] next = new int[1];
                 int o = copyName(m, end, pos, out, 0, next);
                 o = copyName(m, end, next[0], out, o, next);
@@ -190,22 +305,22 @@ public final class Message {
                     throw new WireException("SOA record has the wrong length");
                 }
                 System.arraycopy(m, next[0], out, o, 20);
-                return java.util.Arrays.copyOf(out, o + 20);
+                return o + 20;
             }
             case RrType.A -> {
                 if (rdlen != 4) {
                     throw new WireException("A record is not 4 bytes");
                 }
-                return java.util.Arrays.copyOfRange(m, pos, end);
+                return -1;
             }
             case RrType.AAAA -> {
                 if (rdlen != 16) {
                     throw new WireException("AAAA record is not 16 bytes");
                 }
-                return java.util.Arrays.copyOfRange(m, pos, end);
+                return -1;
             }
             default -> {
-                return java.util.Arrays.copyOfRange(m, pos, end);
+                return -1;
             }
         }
     }

@@ -49,6 +49,29 @@ class DnsCacheTest {
                 Long.MAX_VALUE - 10 * S, Long.MAX_VALUE - 300 * S + 1, -150 * S);
     }
 
+    /** RFC 8767: an expired entry is kept up to the stale window and found by stale() only, across the wrap. */
+    @ParameterizedTest
+    @MethodSource("clocks")
+    void expiredEntriesAreKeptForTheStaleWindowOnly(long t0) {
+        DnsCache<Cached> cache = new DnsCache<>(10);
+        cache.keepStale(60 * S);
+        cache.put(key("a."), POSITIVE, 300, t0);
+        assertThat(cache.stale(key("a."), t0 + 299 * S, 60 * S)).as("live: not stale").isNull();
+        assertThat(cache.get(key("a."), t0 + 300 * S)).as("expired: no live answer").isNull();
+        assertThat(cache.stale(key("a."), t0 + 300 * S, 60 * S)).isNotNull();
+        assertThat(cache.stale(key("a."), t0 + 359 * S, 60 * S)).isNotNull();
+        assertThat(cache.stale(key("a."), t0 + 359 * S, 30 * S)).as("past the asked limit").isNull();
+        assertThat(cache.stale(key("a."), t0 + 360 * S, 60 * S)).as("past the window").isNull();
+        assertThat(cache.get(key("a."), t0 + 360 * S)).isNull();
+        assertThat(cache.size()).as("dropped once past the window").isZero();
+        // without a window, an expired entry goes at once
+        DnsCache<Cached> plain = new DnsCache<>(10);
+        plain.put(key("b."), POSITIVE, 300, t0);
+        assertThat(plain.get(key("b."), t0 + 300 * S)).isNull();
+        assertThat(plain.stale(key("b."), t0 + 300 * S, 60 * S)).isNull();
+        assertThat(plain.size()).isZero();
+    }
+
     @ParameterizedTest
     @MethodSource("clocks")
     void anEntryLivesForItsTtlOnTheSchedulerClock(long t0) {

@@ -186,6 +186,44 @@ class TcpConnectionTest {
         assertThat(clock.call(listener::open)).isEqualTo(TcpListener.MAX_CLIENTS);
     }
 
+    /** The limits as configured (resolver.tcp_clients, tcp_pipeline, tcp_idle_timeout), counted when they bite. */
+    @Test
+    void configuredLimitsAreKeptAndCounted() {
+        clock.call(() -> {
+            listener.limits(3, 4, 5);
+            return null;
+        });
+        EmbeddedChannel ch = connect(CLIENT);
+        byte[][] queries = new byte[10][];
+        for (int i = 0; i < queries.length; i++) {
+            queries[i] = query(i);
+        }
+        ch.writeInbound(frames(queries));
+        clock.runPending();
+        assertThat(resolver.asked).as("tcp_pipeline => 4").hasSize(4);
+        assertThat(ch.config().isAutoRead()).isFalse();
+        answer(0);
+        assertThat(resolver.asked).hasSize(5);
+        // tcp_clients => 3: the fourth connection is closed at once and counted
+        connect(new InetSocketAddress("127.0.0.1", 2001));
+        connect(new InetSocketAddress("127.0.0.1", 2002));
+        EmbeddedChannel fourth = connect(new InetSocketAddress("127.0.0.1", 2003));
+        fourth.runPendingTasks();
+        assertThat(fourth.isOpen()).isFalse();
+        assertThat(clock.call(listener::rejected)).isEqualTo(1);
+        assertThat(clock.call(listener::open)).isEqualTo(3);
+        // tcp_idle_timeout => 5: 5 s after the last answer, every connection is closed, and counted
+        clock.advance(Duration.ofMillis(4_999));
+        assertThat(ch.isOpen()).isTrue();
+        clock.advance(Duration.ofMillis(1));
+        for (EmbeddedChannel c : channels) {
+            c.runPendingTasks();
+        }
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(clock.call(listener::closedIdleCount)).isEqualTo(3);
+        assertThat(clock.call(listener::open)).isZero();
+    }
+
     @Test
     void aBrokenStreamIsCountedAndClosesThisConnectionOnly() {
         EmbeddedChannel broken = connect(CLIENT);

@@ -115,6 +115,19 @@ class DemotionMarksTest {
 
     @ParameterizedTest
     @MethodSource("clocks")
+    void theFirstEndIsTheEarliestMarkAcrossTheWrap(long t0) {
+        assertThat(marks.firstEnd()).as("no marks").isNull();
+        marks.demote(A, t0 + 10 * S);
+        marks.demote(B, t0);
+        assertThat(marks.firstEnd()).isEqualTo(t0 + MARK);
+        marks.demote(B, t0 + 20 * S); // renewed: now A's mark ends first
+        assertThat(marks.firstEnd()).isEqualTo(t0 + 10 * S + MARK);
+        assertThat(marks.expire(t0 + 10 * S + MARK)).containsExactly(A);
+        assertThat(marks.firstEnd()).isEqualTo(t0 + 20 * S + MARK);
+    }
+
+    @ParameterizedTest
+    @MethodSource("clocks")
     void clearingAMarkThatRanOutReportsNoLiveMark(long t0) {
         marks.demote(A, t0);
 
