@@ -62,14 +62,36 @@ public final class NetnsScenarios {
         return new ServerHarness(r, true).start(ServerHarness.pva(PORT, 0, List.of(), List.of(), true));
     }
 
-    /** The second server process: runs until its stdin closes. */
+    /**
+     * The second server process: runs until its stdin closes. Its virtual clock moves a second every
+     * 100 ms of real time, so that its periodic checks (who else listens on the port) run.
+     */
     private static void serve() throws Exception {
         try (ServerHarness h = server()) {
+            Thread clock = new Thread(() -> {
+                try {
+                    boolean told = false;
+                    while (true) {
+                        Thread.sleep(100);
+                        h.scheduler.advance(java.time.Duration.ofSeconds(1));
+                        if (!told && "shared".equals(h.serverSnapshot().portSharing())) {
+                            told = true;
+                            System.out.println("SHARED");
+                            System.out.flush();
+                        }
+                    }
+                } catch (InterruptedException | IllegalStateException e) {
+                    // closing
+                }
+            });
+            clock.setDaemon(true);
+            clock.start();
             System.out.println("READY " + h.serverSnapshot().guid() + " forwarding=" + h.serverSnapshot().forwarding());
             System.out.flush();
             while (System.in.read() >= 0) {
                 // wait for EOF
             }
+            clock.interrupt();
         }
     }
 
@@ -131,6 +153,29 @@ public final class NetnsScenarios {
             check("child server started", childGuid != null, "no READY line");
             String localGuid = local.serverSnapshot().guid();
             check("forwarding active", local.serverSnapshot().forwarding(), "group not joined");
+            // who else listens is checked every 5 s: each server must have seen the other
+            for (int i = 0; i < 20 && !"shared".equals(local.serverSnapshot().portSharing()); i++) {
+                local.scheduler.advance(java.time.Duration.ofSeconds(5));
+                Thread.sleep(100);
+            }
+            boolean childShared = false;
+            while (!childShared && System.nanoTime() < deadline && (line = out.readLine()) != null) {
+                childShared = line.equals("SHARED");
+            }
+            check("each server sees the other on the port", childShared
+                    && "shared".equals(local.serverSnapshot().portSharing()), "port " + local.serverSnapshot().portSharing()
+                    + ", the other server's " + (childShared ? "shared" : "not told"));
+
+            // warm both servers up (a cold JVM on a busy machine answers its first searches late):
+            // a discovery ping, every answer drained
+            byte[] warm = RawPva.bytes(new SearchRequest(Pva.SEARCH_SEQUENCE_FIND,
+                    Pva.SEARCH_MUST_REPLY | Pva.SEARCH_UNICAST, WireAddress.ANY_ZERO, client.getLocalPort(),
+                    List.of(), List.of()));
+            for (int i = 0; i < 3; i++) {
+                client.send(new DatagramPacket(warm, warm.length, new InetSocketAddress("127.0.0.1", PORT)));
+                receive(client, 1000);
+            }
+            receive(client, 1000);
 
             // A core-pva/PVXS-style unicast search: Unicast flag, reply address zero.
             byte[] search = RawPva.bytes(RawPva.search(5, Pva.SEARCH_UNICAST, null, client.getLocalPort(), PV));
@@ -139,7 +184,10 @@ public final class NetnsScenarios {
             List<String> guids = got.stream().map(r -> r.reply().guid().toString()).toList();
             // Both servers vouch for the PV through their name-server source (same real GUID); the
             // discovery ping below tells the two servers apart by their own GUIDs.
-            check("unicast search answered by both servers", got.size() == 2, "replies: " + guids);
+            PvaServerSnapshot ls = local.serverSnapshot();
+            check("unicast search answered by both servers", got.size() == 2, "replies: " + guids + "; here port "
+                    + ls.portSharing() + ", forwarded " + ls.forwarded() + ", drops " + ls.drops() + ", searches "
+                    + ls.searchesReceived());
             check("replies come from the address searched",
                     got.stream().allMatch(r -> r.from().equals(new InetSocketAddress("127.0.0.1", PORT))),
                     "from " + got.stream().map(Received::from).toList());
@@ -206,9 +254,13 @@ public final class NetnsScenarios {
             byte[] tag = RawPva.bytes(new OriginTag(lo));
             byte[] fwdSearch = RawPva.bytes(RawPva.search(1, Pva.SEARCH_MUST_REPLY, lo, cp, PV));
 
-            // positive control: a well-formed forwarded search on the loopback group is answered
+            // positive control: a well-formed forwarded search on the loopback group is answered (the
+            // first one of a cold JVM on a busy machine may take a while: waited for, bounded)
             send(sender, concat(tag, fwdSearch), group);
             List<Received> ok = receive(client, 1500);
+            for (int i = 0; i < 10 && ok.isEmpty(); i++) {
+                ok = receive(client, 1000);
+            }
             check("control: tagged search on loopback group answered", ok.size() == 1, "replies " + ok.size());
 
             // rule 1: a tag that did not arrive over loopback to the group (here: to our unicast address)
@@ -217,11 +269,15 @@ public final class NetnsScenarios {
             // rule 2: two tags
             expectDrop(h, client, "rule 2 at most one tag", ForwardingRules.Drop.MULTIPLE_TAGS,
                     () -> send(sender, concat(tag, tag, fwdSearch), group));
-            // rule 3: a forwarded search still asking to be forwarded (Unicast set)
-            byte[] again = RawPva.bytes(RawPva.search(1, Pva.SEARCH_MUST_REPLY | Pva.SEARCH_UNICAST, lo, cp, PV));
-            expectDrop(h, client, "rule 3 never re-forwarded", ForwardingRules.Drop.REFORWARD,
-                    () -> send(sender, concat(tag, again), group));
+            // rule 3: a forwarded search still asking to be forwarded (Unicast set): answered, not forwarded
             long forwardedBefore = h.serverSnapshot().forwarded();
+            byte[] again = RawPva.bytes(RawPva.search(1, Pva.SEARCH_MUST_REPLY | Pva.SEARCH_UNICAST, lo, cp, PV));
+            send(sender, concat(tag, again), group);
+            List<Received> answered = receive(client, 1500);
+            check("rule 3 answered, never re-forwarded", answered.size() == 1
+                            && h.serverSnapshot().notReforwarded() == 1 && h.serverSnapshot().forwarded() == forwardedBefore,
+                    "replies " + answered.size() + ", not re-forwarded " + h.serverSnapshot().notReforwarded()
+                            + ", forwarded " + h.serverSnapshot().forwarded());
             // rule 4: a multicast source address (forged with a raw socket)
             byte[] plain = RawPva.bytes(RawPva.search(1, Pva.SEARCH_MUST_REPLY, lo, cp, PV));
             expectDrop(h, client, "rule 4 multicast source ignored", ForwardingRules.Drop.MULTICAST_SOURCE,
@@ -233,13 +289,17 @@ public final class NetnsScenarios {
             check("dropped datagrams were not forwarded", h.serverSnapshot().forwarded() == forwardedBefore,
                     "forwarded moved");
 
-            // and a genuine unicast search is forwarded once and answered once, from the address searched
+            // and a genuine unicast search, alone on the port: answered once, from the address
+            // searched, and not forwarded (nobody else listens)
             byte[] uni = RawPva.bytes(RawPva.search(2, Pva.SEARCH_UNICAST, null, cp, PV));
             send(sender, uni, unicast);
             List<Received> r = receive(client, 1500);
-            check("unicast search forwarded and answered once", r.size() == 1 && h.serverSnapshot().forwarded() == forwardedBefore + 1,
-                    "replies " + r.size() + ", forwarded " + h.serverSnapshot().forwarded());
-            check("forwarded reply from 127.0.0.1:" + PORT, !r.isEmpty() && r.get(0).from().equals(unicast),
+            check("unicast search alone on the port answered once, not forwarded", r.size() == 1
+                            && h.serverSnapshot().forwarded() == forwardedBefore
+                            && "alone".equals(h.serverSnapshot().portSharing()),
+                    "replies " + r.size() + ", forwarded " + h.serverSnapshot().forwarded() + ", port "
+                            + h.serverSnapshot().portSharing());
+            check("reply from 127.0.0.1:" + PORT, !r.isEmpty() && r.get(0).from().equals(unicast),
                     r.isEmpty() ? "none" : String.valueOf(r.get(0).from()));
             PvaServerSnapshot s = h.serverSnapshot();
             System.out.println("DROPS " + s.drops());
