@@ -41,6 +41,15 @@ class ForwardingNetnsTest {
     }
 
     @Test
+    void unicastSearchesAreForwardedOnlyWhenAnotherServerListensAndItGetsEachOnce() throws Exception {
+        assertAllPass(run("neighbour"), List.of("forwarding active", "alone on the port",
+                "alone: each unicast search answered once, none forwarded", "second server on the port",
+                "the second server is seen", "shared: each unicast search answered once here",
+                "shared: each forwarded once, our own copy dropped",
+                "the second server got every unicast search exactly once"));
+    }
+
+    @Test
     void eachReceiveRuleDropsAndCounts() throws Exception {
         assertAllPass(run("rules"), List.of("control: tagged search on loopback group answered",
                 "rule 1 tag only on loopback group", "rule 2 at most one tag", "rule 3 answered, never re-forwarded",

@@ -41,6 +41,7 @@ public final class NetnsScenarios {
             case "shared" -> shared();
             case "rules" -> rules();
             case "limited" -> limitedBroadcast();
+            case "neighbour" -> neighbour();
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
@@ -338,6 +339,102 @@ public final class NetnsScenarios {
             check("search to an own address answered once", direct.size() == 1, "replies " + direct.size());
             PvaServerSnapshot s = h.serverSnapshot();
             check("two searches counted", s.searchesReceived() == 2, "searches " + s.searchesReceived());
+        }
+    }
+
+    /**
+     * A second PVA server on the port: python3, bound to 0.0.0.0 with SO_REUSEADDR and joined to
+     * 224.0.0.128 on loopback, as PVXS and core-pva listen; it prints {@code READY}, then the
+     * sequence ID of every forwarded search it reads ({@code SEQ n}), until its stdin closes.
+     */
+    private static Process secondServer() throws Exception {
+        String py = String.join("\n",
+                "import socket, struct, sys, select",
+                "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)",
+                "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)",
+                "s.bind(('0.0.0.0', " + PORT + "))",
+                "s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,"
+                        + " socket.inet_aton('224.0.0.128') + socket.inet_aton('127.0.0.1'))",
+                "print('READY', flush=True)",
+                "while True:",
+                "    r, _, _ = select.select([s, sys.stdin], [], [], 60)",
+                "    if sys.stdin in r or not r:",
+                "        break",
+                "    d = s.recv(65536)",
+                "    if len(d) >= 36 and d[0] == 0xCA and d[3] == 0x16 and d[27] == 0x03:",
+                "        print('SEQ %d' % struct.unpack('!I', d[32:36])[0], flush=True)",
+                "    else:",
+                "        print('OTHER %d' % len(d), flush=True)");
+        return new ProcessBuilder("python3", "-c", py).redirectErrorStream(true).start();
+    }
+
+    /**
+     * seed 002 §5, forwarding only when someone listens: alone on the port, a unicast search is
+     * answered directly and not forwarded; with a second server on the port, each is answered once
+     * here, forwarded once (our own copy dropped), and the second server gets every one exactly once.
+     */
+    private static void neighbour() throws Exception {
+        InetSocketAddress unicast = new InetSocketAddress("127.0.0.1", PORT);
+        try (ServerHarness h = server(); DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            int cp = client.getLocalPort();
+            check("forwarding active", h.serverSnapshot().forwarding(), "group not joined");
+            check("alone on the port", "alone".equals(h.serverSnapshot().portSharing()),
+                    "port " + h.serverSnapshot().portSharing());
+            // warm up (a cold JVM on a busy machine answers its first search late)
+            send(client, RawPva.bytes(RawPva.search(1, Pva.SEARCH_UNICAST, null, cp, PV)), unicast);
+            for (int i = 0; i < 10 && receive(client, 1000).isEmpty(); i++) {
+                // bounded
+            }
+            for (int i = 0; i < 10; i++) {
+                send(client, RawPva.bytes(RawPva.search(100 + i, Pva.SEARCH_UNICAST, null, cp, PV)), unicast);
+            }
+            List<Received> alone = receive(client, 2000);
+            check("alone: each unicast search answered once, none forwarded", alone.size() == 10
+                    && h.serverSnapshot().forwarded() == 0, "replies " + alone.size() + ", forwarded "
+                    + h.serverSnapshot().forwarded());
+
+            Process other = secondServer();
+            try {
+                BufferedReader out = new BufferedReader(new InputStreamReader(other.getInputStream()));
+                String ready = out.readLine();
+                check("second server on the port", "READY".equals(ready), "python3 said " + ready);
+                for (int i = 0; i < 20 && !"shared".equals(h.serverSnapshot().portSharing()); i++) {
+                    h.scheduler.advance(java.time.Duration.ofSeconds(5)); // the periodic check of who listens
+                    Thread.sleep(100);
+                }
+                check("the second server is seen", "shared".equals(h.serverSnapshot().portSharing()),
+                        "port " + h.serverSnapshot().portSharing());
+                long forwardedBefore = h.serverSnapshot().forwarded();
+                long ownBefore = h.serverSnapshot().drops().get(ForwardingRules.Drop.OWN_COPY.label);
+                int n = 20;
+                for (int i = 0; i < n; i++) {
+                    send(client, RawPva.bytes(RawPva.search(1000 + i, Pva.SEARCH_UNICAST, null, cp, PV)), unicast);
+                }
+                List<Received> shared = receive(client, 2000);
+                PvaServerSnapshot s = h.serverSnapshot();
+                check("shared: each unicast search answered once here", shared.size() == n,
+                        "replies " + shared.size());
+                check("shared: each forwarded once, our own copy dropped",
+                        s.forwarded() - forwardedBefore == n
+                                && s.drops().get(ForwardingRules.Drop.OWN_COPY.label) - ownBefore == n,
+                        "forwarded " + (s.forwarded() - forwardedBefore) + ", own copies dropped "
+                                + (s.drops().get(ForwardingRules.Drop.OWN_COPY.label) - ownBefore));
+                other.getOutputStream().close();
+                java.util.Map<Integer, Integer> seen = new java.util.TreeMap<>();
+                String line;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (System.nanoTime() < deadline && (line = out.readLine()) != null) {
+                    if (line.startsWith("SEQ ")) {
+                        seen.merge(Integer.parseInt(line.substring(4)), 1, Integer::sum);
+                    }
+                }
+                boolean once = seen.size() == n && seen.values().stream().allMatch(c -> c == 1)
+                        && seen.keySet().stream().allMatch(q -> q >= 1000 && q < 1000 + n);
+                check("the second server got every unicast search exactly once", once, "it got " + seen);
+            } finally {
+                other.destroyForcibly();
+                other.waitFor(10, TimeUnit.SECONDS);
+            }
         }
     }
 
