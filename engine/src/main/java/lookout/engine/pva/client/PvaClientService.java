@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.PvaCounters;
@@ -78,9 +77,8 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
     private ClaimChecks checks;
     /** The search socket's port, for {@link #isOwnSearcher} on any thread. */
     private volatile int ownSearchPort;
-    /** Local addresses seen to be this host's (own searches from an interface address). */
-    private final ConcurrentHashMap<InetAddress, Boolean> local =
-            new ConcurrentHashMap<>();
+    /** This host's addresses (own searches to a broadcast leave from one), read again every sweep. */
+    private volatile Set<InetAddress> localAddresses = Set.of();
 
     @Override
     public String name() {
@@ -118,7 +116,11 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         replies.running(true);
         driver.start();
         checks.configure(config.server().checkInterval(), config.server().checkAfter());
-        periodic.add(scheduler.scheduleAtFixedRate(registry::sweep, SWEEP_INTERVAL, SWEEP_INTERVAL, TimeUnit.NANOSECONDS));
+        localAddresses = readLocalAddresses();
+        periodic.add(scheduler.scheduleAtFixedRate(() -> {
+            registry.sweep();
+            localAddresses = readLocalAddresses();
+        }, SWEEP_INTERVAL, SWEEP_INTERVAL, TimeUnit.NANOSECONDS));
         periodic.add(scheduler.scheduleAtFixedRate(replies::expireServers, ServerTable.CHECK_INTERVAL,
                 ServerTable.CHECK_INTERVAL, TimeUnit.NANOSECONDS));
         periodic.add(scheduler.scheduleAtFixedRate(nameServers::check, NAME_SERVER_CHECK, NAME_SERVER_CHECK,
@@ -297,21 +299,21 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
     /** Whether {@code a} is one of this host's addresses (the search socket is bound to the wildcard). */
     private boolean isLocal(InetAddress a) {
         InetAddress u = WireAddress.unmap(a);
-        if (u.isLoopbackAddress() || u.isAnyLocalAddress()) {
-            return true;
-        }
-        Boolean known = local.get(u);
-        if (known == null) {
-            try {
-                known = NetworkInterface.getByInetAddress(u) != null;
-            } catch (SocketException e) {
-                known = false;
+        return u.isLoopbackAddress() || u.isAnyLocalAddress() || localAddresses.contains(u);
+    }
+
+    private static Set<InetAddress> readLocalAddresses() {
+        Set<InetAddress> out = new HashSet<>();
+        try {
+            for (NetworkInterface ni : java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                for (java.util.Enumeration<InetAddress> e = ni.getInetAddresses(); e.hasMoreElements(); ) {
+                    out.add(WireAddress.unmap(e.nextElement()));
+                }
             }
-            if (local.size() < 256) {
-                local.put(u, known);
-            }
+        } catch (SocketException e) {
+            LOG.log(Level.DEBUG, "cannot list the network interfaces: " + e.getMessage());
         }
-        return known;
+        return Set.copyOf(out);
     }
 
     @Override
