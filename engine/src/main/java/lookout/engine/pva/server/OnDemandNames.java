@@ -138,6 +138,7 @@ final class OnDemandNames {
     private double tokens;
     private long tokensAt;
     private int unresolved;
+    private final int[] inState = new int[State.values().length];
     private long admitted;
     private long released;
     private final EnumMap<Answer, Long> refusals = new EnumMap<>(Answer.class);
@@ -216,6 +217,7 @@ final class OnDemandNames {
             admitted++;
             admittedSinceReport++;
             entries.put(name, new Entry(asker, now));
+            inState[State.UNRESOLVED.ordinal()]++;
             return Answer.ADMITTED;
         }
     }
@@ -269,15 +271,18 @@ final class OnDemandNames {
         Entry e = entries.get(name);
         if (e != null && e.state == State.UNRESOLVED) {
             uncharge(e);
-            e.state = State.ELSEWHERE;
+            move(e, State.ELSEWHERE);
         }
     }
 
     /** The client cannot search {@code name} at all: forgotten. */
     synchronized void forget(String name) {
         Entry e = entries.remove(name);
-        if (e != null && e.state == State.UNRESOLVED) {
-            uncharge(e);
+        if (e != null) {
+            inState[e.state.ordinal()]--;
+            if (e.state == State.UNRESOLVED) {
+                uncharge(e);
+            }
         }
     }
 
@@ -286,7 +291,7 @@ final class OnDemandNames {
         Entry e = entries.get(name);
         if (e != null && e.state == State.UNRESOLVED) {
             uncharge(e);
-            e.state = State.RESOLVED;
+            move(e, State.RESOLVED);
         }
     }
 
@@ -294,7 +299,7 @@ final class OnDemandNames {
     synchronized void withdrawn(String name, long now) {
         Entry e = entries.get(name);
         if (e != null && e.state == State.RESOLVED) {
-            e.state = State.UNRESOLVED;
+            move(e, State.UNRESOLVED);
             unresolved++;
             AskerState a = askers.get(e.asker);
             if (a == null) {
@@ -303,6 +308,12 @@ final class OnDemandNames {
             }
             a.held++;
         }
+    }
+
+    private void move(Entry e, State to) {
+        inState[e.state.ordinal()]--;
+        inState[to.ordinal()]++;
+        e.state = to;
     }
 
     private void uncharge(Entry e) {
@@ -322,6 +333,7 @@ final class OnDemandNames {
             Entry e = m.getValue();
             if (now - e.lastAsked > hold) {
                 it.remove();
+                inState[e.state.ordinal()]--;
                 if (e.state == State.UNRESOLVED) {
                     uncharge(e);
                 }
@@ -338,6 +350,7 @@ final class OnDemandNames {
         entries.clear();
         askers.clear();
         unresolved = 0;
+        java.util.Arrays.fill(inState, 0);
         released += all.size();
         return all;
     }
@@ -364,14 +377,9 @@ final class OnDemandNames {
         return entries.size();
     }
 
+    /** Names in state {@code s} now. */
     synchronized int count(State s) {
-        int n = 0;
-        for (Entry e : entries.values()) {
-            if (e.state == s) {
-                n++;
-            }
-        }
-        return n;
+        return inState[s.ordinal()];
     }
 
     synchronized long admitted() {
