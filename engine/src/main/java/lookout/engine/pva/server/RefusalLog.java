@@ -1,7 +1,7 @@
 package lookout.engine.pva.server;
 
 import java.util.Map;
-import lookout.engine.core.FailureFold;
+import lookout.engine.api.FailureFold;
 import lookout.engine.pva.server.OnDemandNames.Answer;
 import lookout.engine.pva.server.OnDemandNames.Limits;
 
@@ -54,17 +54,17 @@ final class RefusalLog {
 
     private static String detail(Answer why, long n, Map<Asker, Answer> askers, Limits l) {
         String who = who(why, askers);
-        String refused = FailureFoldText.count(n) + (n == 1 ? " name" : " names") + " refused";
+        String refused = FailureFold.group(n) + (n == 1 ? " name" : " names") + " refused";
         String rule = switch (why) {
-            case UNRESOLVED_LIMIT -> FailureFoldText.count(l.unresolved())
+            case UNRESOLVED_LIMIT -> FailureFold.group(l.unresolved())
                     + " on-demand names are unresolved, the limit (pva.server.on_demand_limit)";
-            case CLIENT_SHARE -> who + " holds " + FailureFoldText.count(l.perAsker())
+            case CLIENT_SHARE -> who + " holds " + FailureFold.group(l.perAsker())
                     + " unresolved names, one client's share (pva.server.on_demand_per_client)";
-            case RATE -> "more than " + FailureFoldText.count(l.perSecond())
+            case RATE -> "more than " + FailureFold.group(l.perSecond())
                     + " new names a second (pva.server.on_demand_rate)";
             case CLIENT_RATE -> who + " asked for more than " + Math.round(l.askerRate())
                     + " new names a second, one client's share of pva.server.on_demand_rate";
-            default -> "more than " + FailureFoldText.count(OnDemandNames.MAX_ASKERS) + " clients are asking at once";
+            default -> "more than " + FailureFold.group(OnDemandNames.MAX_ASKERS) + " clients are asking at once";
         };
         return refused + ": " + rule + "; refused names are not searched until a client asks again";
     }
@@ -84,24 +84,5 @@ final class RefusalLog {
             b.append(" and others");
         }
         return n == 0 ? "a client" : b.toString();
-    }
-
-    /** Numbers as operators read them, as {@link FailureFold} writes them ({@code 5 000}). */
-    static final class FailureFoldText {
-        private FailureFoldText() {
-        }
-
-        static String count(long n) {
-            String digits = Long.toString(Math.abs(n));
-            StringBuilder b = new StringBuilder(n < 0 ? "-" : "");
-            int lead = digits.length() % 3;
-            for (int i = 0; i < digits.length(); i++) {
-                if (i > 0 && (i - lead) % 3 == 0) {
-                    b.append(' ');
-                }
-                b.append(digits.charAt(i));
-            }
-            return b.toString();
-        }
     }
 }
