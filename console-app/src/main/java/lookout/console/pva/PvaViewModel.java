@@ -376,7 +376,39 @@ public final class PvaViewModel {
         return "Own PVA server: GUID " + own.guid() + " · UDP " + own.udpPort()
                 + (own.tcpPort() > 0 ? " · name server TCP " + own.tcpPort() + " (" + own.nameServerConnections() + " connected)" : "")
                 + " · searches " + own.searchesReceived() + " · replies " + own.repliesSent()
-                + " · beacons " + own.beaconsSent() + (own.forwarding() ? " · forwarding" : "");
+                + " · beacons " + own.beaconsSent() + (own.forwarding() ? " · forwarding" : "")
+                + describeOnDemand(own.onDemand());
+    }
+
+    /**
+     * The names the own server searches for its clients, and what it refuses when a limit is
+     * reached (issue 18): plain words, the busiest client named; abnormal only while refusing.
+     */
+    static String describeOnDemand(PvaServerSnapshot.OnDemand od) {
+        if (od == null || od.limit() == 0) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("\nSearched for clients: ").append(od.unresolved()).append(" of ")
+                .append(od.limit()).append(" unresolved, ").append(od.resolved()).append(" resolved");
+        if (od.refusedTotal() > 0) {
+            b.append(" · refused ").append(od.refusedTotal());
+        }
+        if (!od.refusing().isEmpty()) {
+            b.append("\nRefusing new names now (").append(String.join(", ", od.refusing()).replace('_', ' '))
+                    .append("): they are not searched until a client asks again and there is room");
+        }
+        if (!od.topClients().isEmpty() && (od.refusedTotal() > 0 || od.unresolved() > 0)) {
+            b.append("\nTop clients: ");
+            int n = 0;
+            for (PvaServerSnapshot.Client c : od.topClients()) {
+                if (n == 3) {
+                    break;
+                }
+                b.append(n++ == 0 ? "" : "; ").append(c.client()).append(" holds ").append(c.unresolved())
+                        .append(c.refused() > 0 ? ", refused " + c.refused() : "");
+            }
+        }
+        return b.toString();
     }
 
     static String seconds(Duration d) {

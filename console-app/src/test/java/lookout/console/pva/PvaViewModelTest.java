@@ -124,6 +124,21 @@ class PvaViewModelTest {
     }
 
     @Test
+    void theOwnServersOnDemandNamesAndItsRefusalsAreSaidWithTheTopClients() {
+        lookout.engine.api.PvaServerSnapshot.OnDemand quiet = new lookout.engine.api.PvaServerSnapshot.OnDemand(5000,
+                100, 1250, 90, 0, 0, 0, 0, 0, java.util.Map.of(), List.of(), List.of());
+        assertThat(PvaViewModel.describeOnDemand(quiet)).isEqualTo("\nSearched for clients: 0 of 5000 unresolved, 0 resolved");
+        lookout.engine.api.PvaServerSnapshot.OnDemand busy = new lookout.engine.api.PvaServerSnapshot.OnDemand(5000,
+                100, 1250, 90, 1250, 3, 0, 1253, 0, java.util.Map.of("client_share", 812L), List.of("client_share"),
+                List.of(new lookout.engine.api.PvaServerSnapshot.Client("udp 10.0.0.7", 1250, 1250, 812, T0)));
+        assertThat(PvaViewModel.describeOnDemand(busy))
+                .contains("1250 of 5000 unresolved, 3 resolved · refused 812")
+                .contains("Refusing new names now (client share)")
+                .contains("Top clients: udp 10.0.0.7 holds 1250, refused 812");
+        assertThat(PvaViewModel.describeOnDemand(null)).isEmpty();
+    }
+
+    @Test
     void aStoppedClientIsSaidPlainly() {
         vm.onSnapshot(new EngineSnapshot(EngineState.RUNNING, T0, T0, null, null, null, null, null, List.of(), List.of()));
         assertThat(vm.status().text()).startsWith("Not running");

@@ -19,7 +19,13 @@ final class PvaBinder {
     static final List<String> KEYS = List.of("addr_list", "auto_addr_list", "name_servers", "broadcast_port",
             "server_port", "beacon_addr_list", "auto_beacon_addr_list", "ignore_addr_list", "server", "watch",
             "discovery_at_start", "ignore_guids");
-    static final List<String> SERVER_KEYS = List.of("enable", "name_server");
+    static final List<String> SERVER_KEYS = List.of("enable", "name_server", "on_demand_limit", "on_demand_rate",
+            "on_demand_per_client", "on_demand_hold", "check_interval", "check_after", "udp_threads");
+    /** Upper bounds: beyond them a value is a typo, not a setting. */
+    static final int MAX_ON_DEMAND_LIMIT = 10_000_000;
+    static final int MAX_ON_DEMAND_RATE = 1_000_000;
+    static final int MAX_SECONDS = 86_400;
+    static final int MAX_UDP_THREADS = 64;
 
     static final int DEFAULT_BROADCAST_PORT = 5076;
     static final int DEFAULT_SERVER_PORT = 5075;
@@ -70,11 +76,7 @@ final class PvaBinder {
         if (h.get("server") != null) {
             VNode.Hash s = Bind.hash(h.get("server"), "pva.server", p);
             if (s != null) {
-                Bind.knownKeys(s, "pva.server", SERVER_KEYS, p);
-                boolean enable = s.get("enable") != null && Boolean.TRUE.equals(Bind.bool(s.get("enable"), "pva.server.enable", p));
-                boolean ns = s.get("name_server") != null
-                        && Boolean.TRUE.equals(Bind.bool(s.get("name_server"), "pva.server.name_server", p));
-                server = new PvaConfig.PvaServerConfig(enable, ns);
+                server = server(s);
             }
         }
         List<String> watch = new ArrayList<>();
@@ -109,6 +111,34 @@ final class PvaBinder {
         }
         return new PvaConfig(addrList, autoAddrList, nameServers, broadcastPort, serverPort, beaconAddrList,
                 autoBeacon, ignore, server, watch, discovery, guids);
+    }
+
+    /** {@code pva.server}: the switches, the on-demand limits, the checks of claimed servers, the responder threads. */
+    private PvaConfig.PvaServerConfig server(VNode.Hash s) {
+        Bind.knownKeys(s, "pva.server", SERVER_KEYS, p);
+        boolean enable = s.get("enable") != null && Boolean.TRUE.equals(Bind.bool(s.get("enable"), "pva.server.enable", p));
+        boolean ns = s.get("name_server") != null
+                && Boolean.TRUE.equals(Bind.bool(s.get("name_server"), "pva.server.name_server", p));
+        int limit = integer(s, "on_demand_limit", PvaConfig.PvaServerConfig.DEFAULT_ON_DEMAND_LIMIT, 1, MAX_ON_DEMAND_LIMIT);
+        int rate = integer(s, "on_demand_rate", PvaConfig.PvaServerConfig.DEFAULT_ON_DEMAND_RATE, 1, MAX_ON_DEMAND_RATE);
+        int perClient = Math.max(1, limit / 4);
+        if (s.get("on_demand_per_client") != null) {
+            Integer v = Bind.integer(s.get("on_demand_per_client"), "pva.server.on_demand_per_client", 1, limit, p);
+            perClient = v == null ? perClient : v;
+        }
+        int hold = integer(s, "on_demand_hold", PvaConfig.PvaServerConfig.DEFAULT_ON_DEMAND_HOLD, 1, MAX_SECONDS);
+        int interval = integer(s, "check_interval", PvaConfig.PvaServerConfig.DEFAULT_CHECK_INTERVAL, 1, MAX_SECONDS);
+        int after = integer(s, "check_after", PvaConfig.PvaServerConfig.DEFAULT_CHECK_AFTER, 1, MAX_SECONDS);
+        int threads = integer(s, "udp_threads", 0, 0, MAX_UDP_THREADS);
+        return new PvaConfig.PvaServerConfig(enable, ns, limit, rate, perClient, hold, interval, after, threads);
+    }
+
+    private int integer(VNode.Hash s, String key, int dflt, int min, int max) {
+        if (s.get(key) == null) {
+            return dflt;
+        }
+        Integer v = Bind.integer(s.get(key), "pva.server." + key, min, max, p);
+        return v == null ? dflt : v;
     }
 
     private void envProblem(String var, String key, String message) {

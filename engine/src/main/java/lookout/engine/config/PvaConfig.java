@@ -50,11 +50,51 @@ public record PvaConfig(List<PvaAddress> addrList,
     }
 
     /**
-     * {@code server => { enable => ..., name_server => ... }}.
+     * {@code server => { enable => ..., name_server => ..., ... }}.
      *
-     * @param enable     search responder and beacon sender
-     * @param nameServer TCP name server on {@code server_port}
+     * @param enable            search responder and beacon sender
+     * @param nameServer        TCP name server on {@code server_port}
+     * @param onDemandLimit     names asked by clients that the engine searches for them, unresolved at
+     *                          once ({@code on_demand_limit}, default 5 000; resolved ones do not count)
+     * @param onDemandRate      new such names admitted per second ({@code on_demand_rate}, default 100)
+     * @param onDemandPerClient unresolved names one client (a UDP address, a TCP connection) may hold
+     *                          ({@code on_demand_per_client}, default a quarter of the limit); the same
+     *                          share of the rate
+     * @param onDemandHold      seconds a name stays after the last client asked for it
+     *                          ({@code on_demand_hold}, default 90: three of a client's 30-s intervals)
+     * @param checkInterval     seconds between TCP checks (connect and the PVA handshake) of a claimed
+     *                          server without recent beacons ({@code check_interval}, default 15)
+     * @param checkAfter        seconds without a beacon after which a claimed server is checked
+     *                          ({@code check_after}, default 30)
+     * @param udpThreads        responder sockets per listen address, each read by a thread of its own
+     *                          ({@code udp_threads}); 0, the default: one per core
      */
-    public record PvaServerConfig(boolean enable, boolean nameServer) {
+    public record PvaServerConfig(boolean enable, boolean nameServer, int onDemandLimit, int onDemandRate,
+                                  int onDemandPerClient, int onDemandHold, int checkInterval, int checkAfter,
+                                  int udpThreads) {
+
+        public static final int DEFAULT_ON_DEMAND_LIMIT = 5_000;
+        public static final int DEFAULT_ON_DEMAND_RATE = 100;
+        public static final int DEFAULT_ON_DEMAND_HOLD = 90;
+        public static final int DEFAULT_CHECK_INTERVAL = 15;
+        public static final int DEFAULT_CHECK_AFTER = 30;
+
+        public PvaServerConfig {
+            if (onDemandLimit < 1 || onDemandRate < 1 || onDemandPerClient < 1 || onDemandPerClient > onDemandLimit
+                    || onDemandHold < 1 || checkInterval < 1 || checkAfter < 1 || udpThreads < 0) {
+                throw new IllegalArgumentException("pva.server limits out of range");
+            }
+        }
+
+        /** The documented defaults for everything but the two switches. */
+        public PvaServerConfig(boolean enable, boolean nameServer) {
+            this(enable, nameServer, DEFAULT_ON_DEMAND_LIMIT, DEFAULT_ON_DEMAND_RATE, DEFAULT_ON_DEMAND_LIMIT / 4,
+                    DEFAULT_ON_DEMAND_HOLD, DEFAULT_CHECK_INTERVAL, DEFAULT_CHECK_AFTER, 0);
+        }
+
+        /** The responder threads to run: {@code udpThreads}, or one per core when it is 0. */
+        public int responderThreads() {
+            return udpThreads > 0 ? udpThreads : Math.max(1, Runtime.getRuntime().availableProcessors());
+        }
     }
 }

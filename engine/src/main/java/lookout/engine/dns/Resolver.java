@@ -399,7 +399,7 @@ final class Resolver {
             }
             end();
             // §4.6.3: a used NOERROR/NXDOMAIN reply removes the server's mark at once
-            boolean marked = marks.until(server()) != null;
+            boolean marked = marks.hasMark(server());
             boolean restored = marked && marks.clear(server(), now);
             String candidate = attempt.candidate();
             // kept on the wire as it came, unless it carries a CNAME (its chain is read: it may be followed)

@@ -16,7 +16,9 @@ import lookout.engine.pva.wire.DatagramContents;
  * unicast datagram to one socket only — the most specific bind — so one owner must read the port
  * and hand each datagram, decoded once, to everyone who listens there, with where it arrived.
  * Implemented by the port owner service; used by the PVA client (beacons, search replies) and the
- * PVA server (searches). Every method, and every {@link Receiver} call, on the engine loop.
+ * PVA server (searches). Every method on the engine loop; a {@link Receiver} is called there too,
+ * unless it is {@link Receiver#concurrent() concurrent}: then on the loop that read the datagram,
+ * any of several at once, and its {@link Port}'s sending methods may be called there as well.
  */
 public interface PvaPorts {
 
@@ -113,12 +115,25 @@ public interface PvaPorts {
      * @param limitedBroadcast searches to 255.255.255.255, from the wildcard socket (epoll only)
      * @param sender           an ephemeral socket of its own for {@link Port#send} (beacons): the
      *                         wildcard IPv6 address, IPv4 where there is no IPv6
+     * @param readers          0: its sockets are read on the engine loop; n &ge; 1: on the port
+     *                         owner's responder loops, with n sockets ({@code SO_REUSEPORT}) on each
+     *                         of {@code addresses}, each read by a loop of its own (a broadcast or
+     *                         group socket is one socket whatever n: each of n would get a copy)
      */
     record Interest(boolean catchAll, List<LocalAddress> addresses, boolean broadcasts, boolean forwarding,
-                    boolean limitedBroadcast, boolean sender) {
+                    boolean limitedBroadcast, boolean sender, int readers) {
 
         public Interest {
             addresses = List.copyOf(addresses);
+            if (readers < 0) {
+                throw new IllegalArgumentException("readers " + readers);
+            }
+        }
+
+        /** Read on the engine loop. */
+        public Interest(boolean catchAll, List<LocalAddress> addresses, boolean broadcasts, boolean forwarding,
+                        boolean limitedBroadcast, boolean sender) {
+            this(catchAll, addresses, broadcasts, forwarding, limitedBroadcast, sender, 0);
         }
 
         /** Everything that reaches the port, once: the PVA client's beacons and stray replies. */
@@ -127,8 +142,25 @@ public interface PvaPorts {
         }
     }
 
-    /** Where datagrams go. Engine loop only; must not block. */
+    /** Where datagrams go. Engine loop only unless {@link #concurrent()}; must not block. */
     interface Receiver {
+
+        /**
+         * True when every method here may be called on whichever loop read the datagram, several
+         * at once (the PVA server's responder); false (the default): on the engine loop only.
+         */
+        default boolean concurrent() {
+            return false;
+        }
+
+        /**
+         * For a receiver that is not {@link #concurrent()}: whether a datagram read off the engine
+         * loop is worth the hop onto it (the client wants beacons and replies, not the searches
+         * that reach the server's sockets). Called on the reader loop; a pure function of its argument.
+         */
+        default boolean accepts(DatagramContents contents) {
+            return true;
+        }
 
         /** One datagram, decoded (dropped, with a reason, when malformed: counting it is the receiver's). */
         void datagram(DatagramContents contents, InetSocketAddress source, Arrival arrival);
@@ -175,6 +207,30 @@ public interface PvaPorts {
 
         /** True when at least one forwarding group is joined and can be sent to (seed 002 §5). */
         boolean forwarding();
+
+        /**
+         * Whether another process has a socket on this port now (Linux: {@code /proc/net/udp} and
+         * {@code udp6}, rechecked every few seconds and on every bind change of this engine): true
+         * when one has, and when it cannot be known. Any thread.
+         */
+        default boolean othersListening() {
+            return true;
+        }
+
+        /** {@code alone}, {@code shared} (another process has a socket on the port) or {@code unknown}. */
+        default String sharing() {
+            return "unknown";
+        }
+
+        /** True when {@code source} is one of this hold's forwarding sockets (its own forwarded copy). Any thread. */
+        default boolean ownForwarder(InetSocketAddress source) {
+            return false;
+        }
+
+        /** Sockets on each address, each read by a loop of its own (0: read on the engine loop). */
+        default int readers() {
+            return 0;
+        }
 
         /**
          * Sends {@code datagram} to the forwarding group of the family of {@code origin} (or the

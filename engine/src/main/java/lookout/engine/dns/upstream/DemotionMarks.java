@@ -37,6 +37,11 @@ public final class DemotionMarks {
         return prev != null && prev - now > 0;
     }
 
+    /** True while {@code server} has a mark, live or expired but not yet swept by {@link #expire}. */
+    public boolean hasMark(InetSocketAddress server) {
+        return until.containsKey(server);
+    }
+
     public boolean isDemoted(InetSocketAddress server, long now) {
         Long u = until.get(server);
         return u != null && u - now > 0;

@@ -82,6 +82,9 @@ public final class ServerTable {
         public long firstSeen() { return firstSeen; }
         public long lastSeen() { return lastSeen; }
         public long beacons() { return beacons; }
+        /** When the last beacon came (scheduler nanoseconds); meaningless unless {@link #hasBeacon()}. */
+        public long lastBeacon() { return lastBeacon; }
+        public boolean hasBeacon() { return hasBeacon; }
         public long discoveryReplies() { return discoveryReplies; }
         /** Interval between the last two beacons, or -1 before the second one. */
         public long observedPeriod() { return observedPeriod; }

@@ -21,10 +21,13 @@ import lookout.engine.seams.ResolvedNames.Resolution;
 
 /**
  * The client's channels (seed 002 §3.1): one per PV name, with a CID stable for its life, and why
- * it exists — watched ({@code pva.watch}), searched by an operator, or wanted by a client of the
- * engine's own server. A channel nothing references any more goes after two consecutive 10-s
- * sweeps, so search traffic for an abandoned name stops within 10–20 s; a wanted channel stays
- * while it is wanted again before each sweep.
+ * it exists — watched ({@code pva.watch}), searched by an operator, or wanted by the engine's own
+ * server on behalf of its clients (an on-demand name, until the server releases it: the server
+ * decides how long, and how many). A channel nothing references any more goes after two
+ * consecutive 10-s sweeps, so search traffic for an abandoned name stops within 10–20 s; one an
+ * operator stops searching leaves the ring at once (it stays in the cache, and searches again from
+ * the cursor if referenced again before it goes); one the server releases goes at once, the
+ * server having held it while clients asked.
  *
  * <p>Resolution is recorded here ({@link #resolved}, {@link #withdraw}) and told to the
  * {@link ResolvedNames} listeners; where a channel sits in the ring is the {@link Searching}
@@ -67,6 +70,14 @@ final class ChannelRegistry {
     /** Names searched by an operator, listed first in the snapshot. */
     private final Set<String> operatorNames = new LinkedHashSet<>();
     private final List<ResolvedNames.Listener> listeners = new CopyOnWriteArrayList<>();
+    /** Resolved channels by endpoint, with the GUID of the last one: what the claims rest on. */
+    private final Map<InetSocketAddress, Claimed> byEndpoint = new HashMap<>();
+
+    /** The resolved channels of one endpoint. */
+    static final class Claimed {
+        int channels;
+        Guid guid;
+    }
 
     ChannelRegistry(Searching searching, Refusals refusals, ClientCounters counters) {
         this.searching = searching;
@@ -91,10 +102,34 @@ final class ChannelRegistry {
             byName.put(name, c);
             byCid.put(c.cid, c);
             searching.begin(c);
+        } else if (c.state == ChannelState.SEARCHING && c.bucket == PvChannel.NOWHERE) {
+            // stopped by an operator and referenced again before it went: back into the ring
+            searching.again(c);
         }
         c.refs |= reason;
         c.refs &= ~PvChannel.SWEEP_MARK;
         return c;
+    }
+
+    /** The server wants {@code name} searched for its clients; see {@link ResolvedNames#want}. */
+    ResolvedNames.Want want(String name) {
+        if (byName.containsKey(name)) {
+            reference(name, PvChannel.REF_WANTED);
+            return ResolvedNames.Want.EXISTING;
+        }
+        return reference(name, PvChannel.REF_WANTED) == null ? ResolvedNames.Want.REFUSED : ResolvedNames.Want.NEW;
+    }
+
+    /** The server no longer wants {@code name}: it goes now, unless watched or an operator's. */
+    void release(String name) {
+        PvChannel c = byName.get(name);
+        if (c == null || !c.wanted()) {
+            return;
+        }
+        c.refs &= ~PvChannel.REF_WANTED;
+        if (!c.referenced()) {
+            discard(c);
+        }
     }
 
     /** The watch list is now {@code names}: others lose that reference (and go by the cache rule). */
@@ -118,12 +153,19 @@ final class ChannelRegistry {
         }
     }
 
-    /** An operator no longer wants {@code name}: it goes after two sweeps unless something else references it. */
+    /**
+     * An operator no longer wants {@code name}: unless something else references it, it is not
+     * searched any more from now on ("Stop searching" stops), and it goes from the cache after two
+     * sweeps (§3.1).
+     */
     void drop(String name) {
         PvChannel c = byName.get(name);
         if (c != null) {
             operatorNames.remove(c.name);
-            c.refs &= ~(PvChannel.REF_OPERATOR | PvChannel.REF_WANTED);
+            c.refs &= ~PvChannel.REF_OPERATOR;
+            if (!c.referenced() && c.state == ChannelState.SEARCHING) {
+                searching.end(c);
+            }
         }
     }
 
@@ -147,9 +189,6 @@ final class ChannelRegistry {
         for (PvChannel c : byName.values()) {
             if (c.referenced()) {
                 c.refs &= ~PvChannel.SWEEP_MARK;
-            } else if (c.wanted()) {
-                // wanted again since the last sweep: one more period
-                c.refs &= ~(PvChannel.REF_WANTED | PvChannel.SWEEP_MARK);
             } else if ((c.refs & PvChannel.SWEEP_MARK) != 0) {
                 gone.add(c);
             } else {
@@ -166,6 +205,7 @@ final class ChannelRegistry {
         operatorNames.remove(c.name);
         if (c.state == ChannelState.RESOLVED) {
             resolvedCount--;
+            uncount(c);
             Resolution r = resolution(c);
             listeners.forEach(l -> safely(() -> l.withdrawn(r)));
         }
@@ -182,6 +222,9 @@ final class ChannelRegistry {
         searching.end(c);
         resolvedCount++;
         counters.resolvedTotal++;
+        Claimed k = byEndpoint.computeIfAbsent(endpoint, e -> new Claimed());
+        k.channels++;
+        k.guid = guid;
         Resolution res = resolution(c);
         listeners.forEach(l -> safely(() -> l.resolved(res)));
     }
@@ -189,17 +232,31 @@ final class ChannelRegistry {
     /**
      * The server that claimed these channels is gone (lost or restarted): like a TCP connection
      * lost while Active (§3.6), its channels search again from the next tick, backoff restarted.
+     * Returns how many.
      */
-    void withdraw(Guid guid, InetSocketAddress endpoint) {
+    int withdraw(Guid guid, InetSocketAddress endpoint) {
+        return withdrawIf(c -> guid.equals(c.guid) && endpoint.equals(c.endpoint), endpoint);
+    }
+
+    /** Whatever claimed these channels at {@code endpoint} failed its check: as {@link #withdraw}, any GUID. */
+    int withdrawEndpoint(InetSocketAddress endpoint) {
+        return withdrawIf(c -> endpoint.equals(c.endpoint), endpoint);
+    }
+
+    private int withdrawIf(java.util.function.Predicate<PvChannel> which, InetSocketAddress endpoint) {
+        if (!byEndpoint.containsKey(endpoint)) {
+            return 0;
+        }
         List<PvChannel> hit = new ArrayList<>();
         for (PvChannel c : byName.values()) {
-            if (c.state == ChannelState.RESOLVED && guid.equals(c.guid) && endpoint.equals(c.endpoint)) {
+            if (c.state == ChannelState.RESOLVED && which.test(c)) {
                 hit.add(c);
             }
         }
         for (PvChannel c : hit) {
             Resolution old = resolution(c);
             resolvedCount--;
+            uncount(c);
             c.state = ChannelState.SEARCHING;
             c.guid = null;
             c.endpoint = null;
@@ -207,6 +264,37 @@ final class ChannelRegistry {
             searching.again(c);
             listeners.forEach(l -> safely(() -> l.withdrawn(old)));
         }
+        return hit.size();
+    }
+
+    private void uncount(PvChannel c) {
+        Claimed k = byEndpoint.get(c.endpoint);
+        if (k != null && --k.channels <= 0) {
+            byEndpoint.remove(c.endpoint);
+        }
+    }
+
+    /** The endpoints resolved channels rest on, with how many and the GUID (a copy). */
+    Map<InetSocketAddress, Claimed> claimedEndpoints() {
+        Map<InetSocketAddress, Claimed> out = new java.util.LinkedHashMap<>();
+        byEndpoint.forEach((e, k) -> {
+            Claimed c = new Claimed();
+            c.channels = k.channels;
+            c.guid = k.guid;
+            out.put(e, c);
+        });
+        return out;
+    }
+
+    /** Every live resolution. */
+    List<Resolution> resolutions() {
+        List<Resolution> out = new ArrayList<>();
+        for (PvChannel c : byName.values()) {
+            if (c.state == ChannelState.RESOLVED) {
+                out.add(resolution(c));
+            }
+        }
+        return out;
     }
 
     /** The live resolution of {@code name}, or null. */

@@ -75,6 +75,21 @@ final class ClientSockets implements PvaPorts.Receiver {
 
     // ------------------------------------------------------------------ PvaPorts.Receiver
 
+    /** Off the engine loop, only what the client reads is worth the hop: beacons and search replies. */
+    @Override
+    public boolean accepts(DatagramContents contents) {
+        if (contents.dropped()) {
+            return false; // the server's sockets count it
+        }
+        for (lookout.engine.pva.wire.Frame f : contents.frames()) {
+            if (f.message() instanceof lookout.engine.pva.wire.Beacon
+                    || f.message() instanceof lookout.engine.pva.wire.SearchResponse) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public void datagram(DatagramContents contents, InetSocketAddress source, Arrival arrival) {
         replies.datagram(contents, source, arrival);

@@ -38,9 +38,11 @@ final class ClientStatus {
     private final SearchFanOut fanOut;
     private final ClientSockets sockets;
     private final ClientCounters counters;
+    private final ClaimChecks checks;
 
     ClientStatus(Scheduler scheduler, ChannelRegistry registry, SearchDriver driver, ReplyProcessor replies,
-                 NameServers nameServers, SearchFanOut fanOut, ClientSockets sockets, ClientCounters counters) {
+                 NameServers nameServers, SearchFanOut fanOut, ClientSockets sockets, ClientCounters counters,
+                 ClaimChecks checks) {
         this.scheduler = scheduler;
         this.registry = registry;
         this.driver = driver;
@@ -49,6 +51,7 @@ final class ClientStatus {
         this.fanOut = fanOut;
         this.sockets = sockets;
         this.counters = counters;
+        this.checks = checks;
     }
 
     /** Puts the snapshot section and the metrics into {@code b}. */
@@ -73,6 +76,8 @@ final class ClientStatus {
         b.metric(Metric.counter("lookout_pva_malformed_total", "Malformed PVA messages dropped", k.malformed()));
         b.metric(Metric.counter("lookout_pva_servers_refused_total", "New servers refused by the full table", k.serverTableRefused()));
         b.metric(Metric.counter("lookout_pva_hurry_ups_total", "Hurry-up revolutions", k.hurryUps()));
+        b.metric(Metric.counter("lookout_pva_claim_checks_failed_total",
+                "Checks of claimed servers that failed (their names searched again)", checks.failures()));
         b.metric(Metric.gauge("lookout_pva_name_servers_ready", "Name-server connections ready", nameServers.ready()));
     }
 
@@ -115,7 +120,7 @@ final class ClientStatus {
                 ring.initialSize(), ring.hurryingUp(), ring.fastTicksLeft(), availableAt, at(driver.nextTickAt(), now),
                 registry.size(), searching, resolved, driver.lastTick(), channels, registry.size() > channels.size(),
                 table, servers.limit(), fanOut.destinations().stream().map(Destination::toString).toList(),
-                nameServers.snapshots(), counters());
+                nameServers.snapshots(), counters(), checks.snapshot());
     }
 
     private static void addListed(Set<PvChannel> listed, PvChannel c) {

@@ -8,12 +8,14 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 import lookout.engine.api.PvaNameServerSnapshot;
+import lookout.engine.api.Scheduler;
+import lookout.engine.net.NetError;
 import lookout.engine.net.Transport;
 import lookout.engine.pva.tcp.PvaFrameDecoder;
 import lookout.engine.pva.wire.ClientValidation;
@@ -30,7 +32,9 @@ import lookout.engine.pva.wire.Unhandled;
 /**
  * One persistent TCP connection to a name server (seed 002 §6): connect, the PVA handshake
  * (server CONNECTION_VALIDATION, our anonymous answer, CONNECTION_VALIDATED), then READY for search
- * messages. Reconnection is the owner's 10-s check calling {@link #connect()} again.
+ * messages. Reconnection is the owner's 10-s check calling {@link #connect()} again. The connect and
+ * the handshake each have a deadline on the injected scheduler ({@link #CONNECT_TIMEOUT},
+ * {@link #VALIDATION_TIMEOUT}), never on Netty's wall clock.
  *
  * <p>Concurrency: every field is confined to the engine loop. Netty handlers run on the I/O
  * thread and hop in with {@code scheduler().run(...)}, carrying the {@link Channel} they belong
@@ -42,9 +46,13 @@ final class NameServerConnection {
 
     /** seed 002 §6: a connection with more than 64 KiB queued is skipped for the tick. */
     static final int TX_BACKLOG_LIMIT = 64 * 1024;
+    /** How long a connect may take before it counts as failed. */
+    static final long CONNECT_TIMEOUT = TimeUnit.SECONDS.toNanos(5);
+    /** How long the server may take to validate the connection once connected. */
+    static final long VALIDATION_TIMEOUT = TimeUnit.SECONDS.toNanos(10);
 
     interface Owner {
-        lookout.engine.api.Scheduler scheduler();
+        Scheduler scheduler();
 
         io.netty.channel.EventLoopGroup io();
 
@@ -67,6 +75,7 @@ final class NameServerConnection {
     private long replies;
     private String lastError = "";
     private boolean closed;
+    private Scheduler.Cancellable deadline = Scheduler.Cancellable.NONE;
 
     NameServerConnection(String label, InetSocketAddress target, Owner owner) {
         this.label = label;
@@ -87,6 +96,12 @@ final class NameServerConnection {
         return state;
     }
 
+    /** The local end of the connection while there is one, else null. */
+    InetSocketAddress localAddress() {
+        Channel ch = channel;
+        return ch == null ? null : (InetSocketAddress) ch.localAddress();
+    }
+
     boolean ready() {
         return state == State.READY && channel != null && channel.isActive();
     }
@@ -105,9 +120,8 @@ final class NameServerConnection {
                 .group(owner.io())
                 .channel(Transport.of(owner.io()).socketClass())
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
-                // writability flips at 64 KiB queued: the §6 backlog test is !isWritable()
-                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(TX_BACKLOG_LIMIT / 2, TX_BACKLOG_LIMIT))
+                // no wall-clock timeout of Netty's: the deadline below runs on the injected scheduler
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 0)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
@@ -117,18 +131,34 @@ final class NameServerConnection {
         ChannelFuture f = b.connect(target);
         Channel ch = f.channel();
         channel = ch;
+        arm(ch, CONNECT_TIMEOUT, "no connection within " + TimeUnit.NANOSECONDS.toSeconds(CONNECT_TIMEOUT) + " s");
         f.addListener(done -> owner.scheduler().run(() -> {
             if (ch != channel) {
                 return;
             }
             if (!done.isSuccess()) {
+                deadline.cancel();
                 channel = null;
-                setState(State.DISCONNECTED, String.valueOf(done.cause()));
+                setState(State.DISCONNECTED, NetError.of(done.cause()).message());
             } else {
                 // the server speaks first: SET_BYTE_ORDER and CONNECTION_VALIDATION
                 setState(State.VALIDATING, null);
+                arm(ch, VALIDATION_TIMEOUT, "not validated within "
+                        + TimeUnit.NANOSECONDS.toSeconds(VALIDATION_TIMEOUT) + " s");
             }
         }));
+    }
+
+    /** A deadline for {@code ch} to move on: when it passes first, the connection is given up. */
+    private void arm(Channel ch, long nanos, String why) {
+        deadline.cancel();
+        deadline = owner.scheduler().schedule(() -> {
+            if (ch == channel && state != State.READY) {
+                channel = null;
+                ch.close();
+                setState(State.DISCONNECTED, why);
+            }
+        }, nanos, TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -139,13 +169,22 @@ final class NameServerConnection {
         if (!ready()) {
             return false;
         }
-        if (!channel.isWritable()) {
+        if (backlogged(channel)) {
             skipped++;
             return false;
         }
         channel.write(message.retainedDuplicate(), channel.voidPromise());
         searchesSent++;
         return true;
+    }
+
+    /**
+     * seed 002 §6: more than 64 KiB already queued on {@code ch} — counted as Netty counts it,
+     * written or waiting to be — without the low-water-mark hysteresis of its writability flag.
+     */
+    static boolean backlogged(Channel ch) {
+        io.netty.channel.ChannelOutboundBuffer out = ch.unsafe().outboundBuffer();
+        return out != null && out.totalPendingWriteBytes() > TX_BACKLOG_LIMIT;
     }
 
     void flush() {
@@ -156,6 +195,7 @@ final class NameServerConnection {
 
     void close() {
         closed = true;
+        deadline.cancel();
         if (channel != null) {
             channel.close();
             channel = null;
@@ -194,6 +234,7 @@ final class NameServerConnection {
             ch.writeAndFlush(out, ch.voidPromise());
         } else if (m instanceof ConnectionValidated v) {
             if (v.ok()) {
+                deadline.cancel();
                 lastError = "";
                 setState(State.READY, null);
             } else {
@@ -217,6 +258,7 @@ final class NameServerConnection {
         if (ch != channel) {
             return;
         }
+        deadline.cancel();
         channel = null;
         setState(State.DISCONNECTED, lastError.isEmpty() ? "connection closed" : lastError);
     }
@@ -252,7 +294,7 @@ final class NameServerConnection {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             Channel ch = ctx.channel();
-            String why = String.valueOf(cause);
+            String why = NetError.of(cause).message();
             owner.scheduler().run(() -> {
                 if (ch == channel) {
                     lastError = why;

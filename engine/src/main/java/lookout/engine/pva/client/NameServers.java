@@ -12,9 +12,12 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 import lookout.engine.api.PvaNameServerSnapshot;
 import lookout.engine.api.Scheduler;
 import lookout.engine.config.PvaConfig;
+import lookout.engine.net.HostPort;
 import lookout.engine.pva.wire.SearchDatagramBuilder;
 import lookout.engine.pva.wire.SearchResponse;
 
@@ -41,6 +44,8 @@ final class NameServers implements NameServerConnection.Owner {
     private final EventLoopGroup io;
     private final Inbound inbound;
     private final Map<String, NameServerConnection> connections = new LinkedHashMap<>();
+    /** The local ends of the ready connections: the engine's own searches, seen by its own name server. */
+    private volatile Set<InetSocketAddress> localEnds = Set.of();
     private int echoCountdown;
     private boolean closed;
 
@@ -126,6 +131,62 @@ final class NameServers implements NameServerConnection.Owner {
             ns.close();
         }
         connections.clear();
+        localEnds = Set.of();
+    }
+
+    /** True when {@code endpoint} is the local end of one of these connections. Any thread. */
+    boolean isLocalEnd(InetSocketAddress endpoint) {
+        return localEnds.contains(endpoint);
+    }
+
+    /**
+     * A check of a claimed server ({@link ClaimChecks.Probe}): a connection of its own, the PVA
+     * handshake within the connection's deadlines, then closed; {@code done} is told once.
+     */
+    void check(InetSocketAddress endpoint, Consumer<String> done) {
+        boolean[] told = {false};
+        NameServerConnection probe = new NameServerConnection("check " + HostPort.format(endpoint), endpoint,
+                new NameServerConnection.Owner() {
+                    @Override
+                    public Scheduler scheduler() {
+                        return scheduler;
+                    }
+
+                    @Override
+                    public EventLoopGroup io() {
+                        return io;
+                    }
+
+                    @Override
+                    public void nameServerReply(NameServerConnection from, SearchResponse reply, int version) {
+                    }
+
+                    @Override
+                    public void nameServerMalformed(NameServerConnection from, String reason) {
+                    }
+
+                    @Override
+                    public void nameServerState(NameServerConnection from, NameServerConnection.State state,
+                                                String error) {
+                        if (told[0]) {
+                            return;
+                        }
+                        if (state == NameServerConnection.State.READY) {
+                            told[0] = true;
+                            from.close();
+                            done.accept(null);
+                        } else if (state == NameServerConnection.State.DISCONNECTED) {
+                            told[0] = true;
+                            from.close();
+                            done.accept(error == null || error.isEmpty() ? "connection closed" : error);
+                        }
+                    }
+                });
+        probe.connect();
+        if (!told[0] && probe.state() == NameServerConnection.State.DISCONNECTED) {
+            told[0] = true; // not even started (an unresolved address)
+            done.accept("cannot connect");
+        }
     }
 
     List<String> labels() {
@@ -179,6 +240,14 @@ final class NameServers implements NameServerConnection.Owner {
 
     @Override
     public void nameServerState(NameServerConnection from, NameServerConnection.State state, String error) {
+        Set<InetSocketAddress> ends = new java.util.HashSet<>();
+        for (NameServerConnection ns : connections.values()) {
+            InetSocketAddress a = ns.localAddress();
+            if (a != null && (ns == from ? state : ns.state()) != NameServerConnection.State.DISCONNECTED) {
+                ends.add(a);
+            }
+        }
+        localEnds = Set.copyOf(ends);
         LOG_SEARCH.log(state == NameServerConnection.State.DISCONNECTED && error != null ? Level.DEBUG : Level.INFO,
                 "name server {0}: {1}{2}", from.label(), state, error == null ? "" : " (" + error + ")");
     }

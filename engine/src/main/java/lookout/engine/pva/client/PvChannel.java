@@ -18,13 +18,15 @@ final class PvChannel {
     static final byte NOWHERE = -1;
     /** In the ring's initial (10-ms coalescing) list. */
     static final byte INITIAL = -2;
+    /** Deferred by cohort splitting into the bucket under the cursor, after its next drain. */
+    static final byte DEFERRED = -3;
 
     // why the channel exists: reference flags for the cache rule (§3.1)
     /** Listed in {@code pva.watch}. */
     static final byte REF_WATCHED = 1;
     /** Searched by an operator (until dropped). */
     static final byte REF_OPERATOR = 2;
-    /** Wanted by a client of the engine's own server, renewed by each search for it. */
+    /** Wanted by the engine's own server for its clients, until it releases it. */
     static final byte REF_WANTED = 4;
     /** Unreferenced at the last sweep: discarded at the next. */
     static final byte SWEEP_MARK = 8;
@@ -52,8 +54,13 @@ final class PvChannel {
         this.cid = cid;
     }
 
-    /** Watched or searched by an operator: kept whatever the sweeps. */
+    /** Watched, searched by an operator, or wanted by the server: kept whatever the sweeps. */
     boolean referenced() {
+        return (refs & (REF_WATCHED | REF_OPERATOR | REF_WANTED)) != 0;
+    }
+
+    /** Watched or searched by an operator: the client's own reasons. */
+    boolean ownReasons() {
         return (refs & (REF_WATCHED | REF_OPERATOR)) != 0;
     }
 

@@ -3,7 +3,10 @@ package lookout.engine.pva.client;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,6 +30,7 @@ import lookout.engine.pva.beacon.ServerTable;
 import lookout.engine.pva.wire.Beacon;
 import lookout.engine.pva.wire.Guid;
 import lookout.engine.pva.wire.SearchResponse;
+import lookout.engine.pva.wire.WireAddress;
 import lookout.engine.seams.PvaPorts;
 import lookout.engine.seams.ResolvedNames;
 
@@ -63,13 +67,18 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
     private final List<Scheduler.Cancellable> periodic = new ArrayList<>();
 
     private ClientCounters counters;
-    private NameServers nameServers;
+    private volatile NameServers nameServers;
     private SearchFanOut fanOut;
     private SearchDriver driver;
     private ChannelRegistry registry;
     private ReplyProcessor replies;
     private ClientSockets sockets;
     private ClientStatus status;
+    private ClaimChecks checks;
+    /** The search socket's port, for {@link #isOwnSearcher} on any thread. */
+    private volatile int ownSearchPort;
+    /** This host's addresses (own searches to a broadcast leave from one), read again every sweep. */
+    private volatile Set<InetAddress> localAddresses = Set.of();
 
     @Override
     public String name() {
@@ -91,6 +100,7 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         try {
             replies.ignoreGuids(parseGuids(config.ignoreGuids()));
             driver.replyPort(sockets.openSearchSocket());
+            ownSearchPort = sockets.searchPort();
             listenForBeacons(config.broadcastPort(), "; searching continues, beacons are not tracked");
             fanOut.destinations(computeDestinations(config));
             nameServers.reconcile(config);
@@ -105,7 +115,12 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         running = true;
         replies.running(true);
         driver.start();
-        periodic.add(scheduler.scheduleAtFixedRate(registry::sweep, SWEEP_INTERVAL, SWEEP_INTERVAL, TimeUnit.NANOSECONDS));
+        checks.configure(config.server().checkInterval(), config.server().checkAfter());
+        localAddresses = readLocalAddresses();
+        periodic.add(scheduler.scheduleAtFixedRate(() -> {
+            registry.sweep();
+            localAddresses = readLocalAddresses();
+        }, SWEEP_INTERVAL, SWEEP_INTERVAL, TimeUnit.NANOSECONDS));
         periodic.add(scheduler.scheduleAtFixedRate(replies::expireServers, ServerTable.CHECK_INTERVAL,
                 ServerTable.CHECK_INTERVAL, TimeUnit.NANOSECONDS));
         periodic.add(scheduler.scheduleAtFixedRate(nameServers::check, NAME_SERVER_CHECK, NAME_SERVER_CHECK,
@@ -139,7 +154,8 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         replies = new ReplyProcessor(scheduler, ctx::publish, registry, counters, driver::hurryUp,
                 (entry, now) -> status.offline(entry, now));
         sockets = new ClientSockets(ports, replies, fanOut);
-        status = new ClientStatus(scheduler, registry, driver, replies, nameServers, fanOut, sockets, counters);
+        checks = new ClaimChecks(scheduler, registry, replies.servers(), nameServers::check, ctx::publish);
+        status = new ClientStatus(scheduler, registry, driver, replies, nameServers, fanOut, sockets, counters, checks);
     }
 
     @Override
@@ -154,6 +170,7 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         fanOut.destinations(computeDestinations(neu));
         nameServers.reconcile(neu);
         registry.watch(neu.watch());
+        checks.configure(neu.server().checkInterval(), neu.server().checkAfter());
     }
 
     /** Beacons on {@code port}; when it cannot be had, searching still works and the operator is told. */
@@ -175,6 +192,8 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         running = false;
         replies.running(false);
         driver.stop();
+        checks.stop();
+        ownSearchPort = 0;
         periodic.forEach(Scheduler.Cancellable::cancel);
         periodic.clear();
         nameServers.close();
@@ -245,11 +264,56 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
     }
 
     @Override
-    public void want(String name) {
+    public List<Resolution> resolutions() {
+        return registry == null ? List.of() : registry.resolutions();
+    }
+
+    @Override
+    public Want want(String name) {
         if (!running || name == null || name.isEmpty()) {
-            return;
+            return Want.REFUSED;
         }
-        registry.reference(name, PvChannel.REF_WANTED);
+        return registry.want(name);
+    }
+
+    @Override
+    public void release(String name) {
+        if (registry != null && name != null) {
+            registry.release(name);
+        }
+    }
+
+    @Override
+    public boolean isOwnSearcher(InetSocketAddress endpoint) {
+        if (endpoint == null || endpoint.getAddress() == null) {
+            return false;
+        }
+        int port = ownSearchPort;
+        if (port != 0 && endpoint.getPort() == port && isLocal(endpoint.getAddress())) {
+            return true;
+        }
+        NameServers ns = nameServers;
+        return ns != null && ns.isLocalEnd(endpoint);
+    }
+
+    /** Whether {@code a} is one of this host's addresses (the search socket is bound to the wildcard). */
+    private boolean isLocal(InetAddress a) {
+        InetAddress u = WireAddress.unmap(a);
+        return u.isLoopbackAddress() || u.isAnyLocalAddress() || localAddresses.contains(u);
+    }
+
+    private static Set<InetAddress> readLocalAddresses() {
+        Set<InetAddress> out = new HashSet<>();
+        try {
+            for (NetworkInterface ni : java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                for (java.util.Enumeration<InetAddress> e = ni.getInetAddresses(); e.hasMoreElements(); ) {
+                    out.add(WireAddress.unmap(e.nextElement()));
+                }
+            }
+        } catch (SocketException e) {
+            LOG.log(Level.DEBUG, "cannot list the network interfaces: " + e.getMessage());
+        }
+        return Set.copyOf(out);
     }
 
     @Override
@@ -307,6 +371,10 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
 
     PvChannel channel(String name) {
         return registry.byName(name);
+    }
+
+    ClaimChecks checks() {
+        return checks;
     }
 
     Map<String, NameServerConnection> nameServers() {

@@ -53,6 +53,12 @@ final class SearchRing {
 
     private final Bucket[] buckets = new Bucket[BUCKETS];
     private final Bucket initial = new Bucket();
+    /**
+     * Channels deferred by cohort splitting into the bucket under the cursor: that bucket is
+     * drained on the very next tick, so they join it right after that drain (one tick after their
+     * target, as §3.2 says), not before it.
+     */
+    private final Bucket deferred = new Bucket();
     private int cursor;
     private long initialDueAt;
     private boolean initialArmed;
@@ -126,6 +132,9 @@ final class SearchRing {
         if (c.bucket == PvChannel.INITIAL) {
             return initial;
         }
+        if (c.bucket == PvChannel.DEFERRED) {
+            return deferred;
+        }
         return c.bucket >= 0 ? buckets[c.bucket] : null;
     }
 
@@ -162,8 +171,20 @@ final class SearchRing {
         if (fast) {
             fastTicksLeft--;
         }
+        // the channels deferred into this bucket by the last tick wait a whole revolution in it,
+        // after this drain
+        PvChannel c = deferred.head;
+        deferred.head = null;
+        deferred.tail = null;
+        deferred.size = 0;
         // Hurry-up ticks do not count as attempts: channels go back where they were (PVXS "poked").
         drain(buckets[idx], idx, !fast, packer);
+        while (c != null) {
+            PvChannel following = c.next;
+            append(buckets[idx], c);
+            c.bucket = (byte) idx;
+            c = following;
+        }
         long delay = fast ? FAST_TICK : TICK;
         nextTickAt = now + delay;
         return delay;
@@ -191,13 +212,20 @@ final class SearchRing {
                 }
                 int target = (idx + n) % BUCKETS;
                 int after = (target + 1) % BUCKETS;
-                // seed 002 §3.2 cohort splitting: bleed an oversized cohort into the next bucket,
-                // "deferred by one extra tick". When the bucket after the target is the one under
-                // the cursor (a saturated channel, n = 30, or a hurry-up tick, n = 0) that bucket
-                // is drained on the very next tick: the channel would be searched again 1 s later
-                // instead of one tick later. PVXS does that; we do not defer then, so a saturated
-                // channel is searched exactly once per 30 s, as §8's N / (30 · C) assumes.
-                if (after != cursor && buckets[target].size > buckets[after].size + COHORT_SPLIT) {
+                // seed 002 §3.2 cohort splitting: a channel whose target holds more than 100
+                // entries more than the following bucket is "deferred by one extra tick". When the
+                // following bucket is the one under the cursor (a saturated channel, n = 30, or a
+                // hurry-up tick, n = 0), it is drained on the very next tick: the channel waits
+                // aside and joins it right after that drain, so it is searched one tick after its
+                // target, not 29 ticks early.
+                if (after == cursor) {
+                    if (buckets[target].size > buckets[after].size + deferred.size + COHORT_SPLIT) {
+                        append(deferred, c);
+                        c.bucket = PvChannel.DEFERRED;
+                        c = following;
+                        continue;
+                    }
+                } else if (buckets[target].size > buckets[after].size + COHORT_SPLIT) {
                     target = after;
                 }
                 append(buckets[target], c);
@@ -242,6 +270,11 @@ final class SearchRing {
         return buckets[b].size;
     }
 
+    /** Channels deferred into the bucket under the cursor, joining it after its next drain. */
+    int deferredSize() {
+        return deferred.size;
+    }
+
     int initialSize() {
         return initial.size;
     }
@@ -265,7 +298,7 @@ final class SearchRing {
 
     /** Total channels in the ring and the initial list. */
     long size() {
-        long n = initial.size;
+        long n = initial.size + deferred.size;
         for (Bucket b : buckets) {
             n += b.size;
         }
@@ -280,11 +313,18 @@ final class SearchRing {
         if (c.bucket == PvChannel.INITIAL) {
             return initialDueAt;
         }
+        if (c.bucket == PvChannel.DEFERRED) {
+            return nextTickAt + ticks(BUCKETS);
+        }
         if (c.bucket < 0) {
             return Long.MIN_VALUE;
         }
-        int k = Math.floorMod(c.bucket - cursor, BUCKETS);
-        long t = nextTickAt;
+        return nextTickAt + ticks(Math.floorMod(c.bucket - cursor, BUCKETS));
+    }
+
+    /** The time {@code k} ticks take from the next one, fast ticks first. */
+    private long ticks(int k) {
+        long t = 0;
         for (int j = 0; j < k; j++) {
             t += j < fastTicksLeft ? FAST_TICK : TICK;
         }

@@ -83,9 +83,9 @@ final class BeaconSender {
             ByteBuf buf = out.alloc().buffer(47);
             PvaCodec.encode(b, buf);
             if (out.send(buf, to)) {
-                counters.beaconsSent++;
+                counters.beaconsSent.increment();
             } else {
-                counters.sendBacklog++;
+                counters.sendBacklog.increment();
             }
         }
     }

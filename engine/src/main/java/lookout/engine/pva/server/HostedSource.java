@@ -8,7 +8,7 @@ import lookout.engine.seams.HostedPvs;
  * ({@link HostedPvs}: the status PVs of {@code status.pv_prefix}). First in the source order, so
  * that the name-server source never asks the client to resolve the engine's own names. Claims
  * only while the TCP listener that serves them is open (seed 002 §4: claim only what can be
- * created at once). Engine loop.
+ * created at once). Any responder thread: the lookup and the listener check are thread-safe.
  */
 final class HostedSource implements Source {
 

@@ -47,9 +47,9 @@ import lookout.engine.seams.HostedPvs;
  * then stops it) and a connection whose backlog still passes {@link #MAX_BACKLOG} is closed; a
  * connection that has not completed the handshake after {@link #VALIDATION_TIMEOUT_S} s is closed.
  *
- * <p>Concurrency: per-connection fields are confined to the connection's I/O thread; searches hop
- * onto the engine loop and their replies are written back from there (Netty hands writes to the
- * channel's thread). The connection counters are atomics because both threads touch them.
+ * <p>Concurrency: per-connection fields are confined to the connection's I/O thread, where its
+ * searches are answered too (the responder is thread-safe). The connection counters are atomics
+ * because the engine loop reads them.
  */
 final class NameServerListener {
 
@@ -256,7 +256,7 @@ final class NameServerListener {
         private void onFrame(ChannelHandlerContext ctx, ByteBuf frame) {
             Decoded d = PvaCodec.decodeFrame(frame);
             if (d instanceof Decoded.Dropped) {
-                scheduler.run(() -> counters.malformed++);
+                counters.malformed.increment();
                 return;
             }
             var f = ((Decoded.Ok) d).frame();
@@ -273,24 +273,18 @@ final class NameServerListener {
                 write(ch, ok);
             } else if (f.message() instanceof SearchRequest req) {
                 InetSocketAddress peer = (InetSocketAddress) ch.remoteAddress();
-                scheduler.run(() -> {
-                    counters.searchesReceived++;
-                    // §6: the same sources, the receiving listener's port; the reply returns on this connection.
-                    List<SearchResponse> replies = responder.answer(req, peer, port);
-                    if (replies.isEmpty()) {
-                        return;
-                    }
+                counters.searchesReceived.increment();
+                // §6: the same sources, the receiving listener's port; the reply returns on this
+                // connection. The responder is thread-safe: answered here, on the connection's loop.
+                List<SearchResponse> replies = responder.answer(req, peer, port, Asker.tcp(peer));
+                if (!replies.isEmpty()) {
                     ByteBuf out = ch.alloc().buffer(64 * replies.size());
                     for (SearchResponse r : replies) {
                         PvaCodec.encode(r, out);
                     }
-                    counters.repliesSent += replies.size();
-                    if (ch.eventLoop().inEventLoop()) {
-                        write(ch, out);
-                    } else {
-                        ch.eventLoop().execute(() -> write(ch, out));
-                    }
-                });
+                    counters.repliesSent.add(replies.size());
+                    write(ch, out);
+                }
             } else if (f.message() instanceof Unhandled u && !u.control() && u.command() == Pva.CMD_ECHO) {
                 // Echo: the same body back under a server header (clients use it as a keep-alive).
                 int body = frame.readableBytes() - Pva.HEADER_SIZE;
@@ -326,7 +320,7 @@ final class NameServerListener {
 
         private void violation(ChannelHandlerContext ctx) {
             refused.incrementAndGet();
-            scheduler.run(() -> counters.malformed++);
+            counters.malformed.increment();
             release();
             ctx.close();
         }

@@ -17,10 +17,13 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.Metric;
 import lookout.engine.api.PvaServerSnapshot;
+import lookout.engine.api.Scheduler;
 import lookout.engine.api.Severity;
 import lookout.engine.api.Subsystem;
 import lookout.engine.config.Config;
@@ -62,20 +65,28 @@ public final class PvaServerService implements Service {
     private static final Logger LOG_UDP = System.getLogger("lookout.pva.server.udp");
     private static final InetAddress LOOPBACK = HostPort.literal("127.0.0.1");
     private static final int TOP_NAMES = 4096;
+    /** How often on-demand names nobody asks for any more are let go. */
+    static final long SWEEP_INTERVAL_S = 10;
+    /** How often refusals of on-demand names are told (at most). */
+    static final long REFUSAL_REPORT_S = 1;
+    /** The most active clients in the status. */
+    static final int TOP_CLIENTS = 10;
 
     private ServiceContext ctx;
     private Guid guid;
     private final ServerCounters counters = new ServerCounters();
-    private final TopNames topNames = new TopNames(TOP_NAMES);
     private final SourceRegistry registry = new SourceRegistry();
     private ResolvedNames resolved;
     private HostedPvs hosted;
     private NameServerSource nameServerSource;
+    private OnDemandNames onDemand;
+    private RefusalLog refusals;
+    private final List<Scheduler.Cancellable> periodic = new ArrayList<>();
     private SearchResponder responder;
     private UdpListener udp;
-    private NameServerListener tcp;
+    private volatile NameServerListener tcp;
     private BeaconSender beacons;
-    private PvaConfig running;
+    private volatile PvaConfig running;
 
     @Override
     public String name() {
@@ -92,15 +103,47 @@ public final class PvaServerService implements Service {
         if (hosted != null) {
             registry.add(new HostedSource(hosted, () -> tcp != null)); // first: the engine's own PVs
         }
+        Scheduler scheduler = context.scheduler();
+        onDemand = new OnDemandNames(limits(config.pva().server()), scheduler.nanoTime());
+        refusals = new RefusalLog(refusalSink());
         resolved = context.seam(ResolvedNames.class);
         if (resolved != null) {
-            nameServerSource = new NameServerSource(resolved);
-            resolved.addListener(nameServerSource);
+            nameServerSource = new NameServerSource(resolved, onDemand, scheduler);
+            nameServerSource.start();
             registry.add(nameServerSource);
+            periodic.add(scheduler.scheduleAtFixedRate(() -> nameServerSource.sweep(scheduler.nanoTime()),
+                    SWEEP_INTERVAL_S, SWEEP_INTERVAL_S, TimeUnit.SECONDS));
+            periodic.add(scheduler.scheduleAtFixedRate(this::reportRefusals, REFUSAL_REPORT_S, REFUSAL_REPORT_S,
+                    TimeUnit.SECONDS));
         } else {
             LOG.log(Level.WARNING, "PVA server: no PVA client in this engine, nothing can be vouched for");
         }
         openOrReport(config.pva());
+    }
+
+    static OnDemandNames.Limits limits(PvaConfig.PvaServerConfig s) {
+        return new OnDemandNames.Limits(s.onDemandLimit(), s.onDemandRate(), s.onDemandPerClient(),
+                TimeUnit.SECONDS.toNanos(s.onDemandHold()));
+    }
+
+    /** Refusal lines: logged, and WARNING and INFO ones published as events. */
+    private FailureFold.Sink refusalSink() {
+        return (level, message) -> {
+            if (LOG.isLoggable(level)) {
+                LOG.log(level, message);
+            }
+            if (level == Level.WARNING || level == Level.INFO) {
+                ctx.publish(new EngineEvent.Notice(ctx.scheduler().now(), Subsystem.PVA_SERVER,
+                        level == Level.WARNING ? Severity.WARNING : Severity.INFO, message));
+            }
+        };
+    }
+
+    private void reportRefusals() {
+        OnDemandNames.Pending p = onDemand.takePending();
+        if (!p.refusals().isEmpty() || p.admitted() > 0) {
+            refusals.report(p, onDemand.limits(), ctx.scheduler().nanoTime());
+        }
     }
 
     /**
@@ -133,8 +176,9 @@ public final class PvaServerService implements Service {
         }
         boolean loopbackOnly = loopbackOnly(pva);
         boolean forward = ctx.options().pvaForwarding();
-        responder = new SearchResponder(registry, counters, topNames, ctx.scheduler(), guid, this::tcpPort,
-                IgnoreList.of(pva.ignoreAddrList()));
+        ResolvedNames r = resolved;
+        responder = new SearchResponder(registry, counters, TOP_NAMES, ctx.scheduler(), guid, this::tcpPort,
+                IgnoreList.of(pva.ignoreAddrList()), e -> r != null && r.isOwnSearcher(e));
         PvaPorts ports = ctx.seam(PvaPorts.class);
         if (ports == null) {
             throw new IOException("no UDP port owner for PVA in this engine");
@@ -144,7 +188,8 @@ public final class PvaServerService implements Service {
             List<LocalAddress> locals = loopbackOnly ? loopbackAddresses() : interfaceAddresses(ctx.options().ipv6());
             // limited broadcasts (255.255.255.255) only when listening beyond loopback: they are
             // read from the port's wildcard socket
-            int udpPort = udp.open(ports, locals, pva.broadcastPort(), forward, !loopbackOnly);
+            int udpPort = udp.open(ports, locals, pva.broadcastPort(), forward, !loopbackOnly,
+                    pva.server().responderThreads());
             responder.transmit(udp, udp.forwarding());
             if (pva.server().nameServer()) {
                 tcp = new NameServerListener(ctx.scheduler(), responder, counters, NameServerListener.MAX_CONNECTIONS);
@@ -167,11 +212,14 @@ public final class PvaServerService implements Service {
         }
     }
 
+    /** Any thread (the responders name it in their replies). */
     private int tcpPort() {
-        if (tcp != null) {
-            return tcp.port();
+        NameServerListener t = tcp;
+        if (t != null) {
+            return t.port();
         }
-        return running == null ? 0 : running.serverPort();
+        PvaConfig r = running;
+        return r == null ? 0 : r.serverPort();
     }
 
     private BeaconSender.Out beaconOut() {
@@ -212,7 +260,10 @@ public final class PvaServerService implements Service {
         if (Objects.equals(b, a)) {
             return;
         }
-        boolean rebind = b == null || !b.server().equals(a.server()) || b.broadcastPort() != a.broadcastPort()
+        onDemand.limits(limits(a.server()));
+        boolean rebind = b == null || b.server().enable() != a.server().enable()
+                || b.server().nameServer() != a.server().nameServer()
+                || b.server().udpThreads() != a.server().udpThreads() || b.broadcastPort() != a.broadcastPort()
                 || b.serverPort() != a.serverPort() || loopbackOnly(b) != loopbackOnly(a);
         if (rebind || responder == null) {
             // Same GUID: a reload is not a restart for the clients tracking our beacons.
@@ -229,9 +280,13 @@ public final class PvaServerService implements Service {
 
     @Override
     public void stop() {
+        periodic.forEach(Scheduler.Cancellable::cancel);
+        periodic.clear();
         close();
-        if (resolved != null && nameServerSource != null) {
-            resolved.removeListener(nameServerSource);
+        if (nameServerSource != null) {
+            nameServerSource.stop(); // every on-demand name let go
+            registry.remove(nameServerSource);
+            nameServerSource = null;
         }
     }
 
@@ -243,16 +298,24 @@ public final class PvaServerService implements Service {
 
     List<Metric> metrics() {
         List<Metric> m = new ArrayList<>();
-        m.add(Metric.counter("lookout_pva_server_searches_total", "PVA search messages received", counters.searchesReceived));
-        m.add(Metric.counter("lookout_pva_server_names_searched_total", "PV names in searches answered", counters.namesSearched));
-        m.add(Metric.counter("lookout_pva_server_names_claimed_total", "PV names claimed", counters.namesClaimed));
-        m.add(Metric.counter("lookout_pva_server_replies_total", "SEARCH_RESPONSE messages sent", counters.repliesSent));
-        m.add(Metric.counter("lookout_pva_server_forwarded_total", "unicast searches forwarded over loopback", counters.forwarded));
-        m.add(Metric.counter("lookout_pva_server_beacons_total", "beacons sent", counters.beaconsSent));
+        m.add(Metric.counter("lookout_pva_server_searches_total", "PVA search messages received", counters.searchesReceived.sum()));
+        m.add(Metric.counter("lookout_pva_server_names_searched_total", "PV names in searches answered", counters.namesSearched.sum()));
+        m.add(Metric.counter("lookout_pva_server_names_claimed_total", "PV names claimed", counters.namesClaimed.sum()));
+        m.add(Metric.counter("lookout_pva_server_replies_total", "SEARCH_RESPONSE messages sent", counters.repliesSent.sum()));
+        m.add(Metric.counter("lookout_pva_server_forwarded_total", "unicast searches forwarded over loopback", counters.forwarded.sum()));
+        m.add(Metric.counter("lookout_pva_server_not_reforwarded_total",
+                "forwarded searches asking to be forwarded again: answered, not forwarded", counters.notReforwarded.sum()));
+        m.add(Metric.counter("lookout_pva_server_beacons_total", "beacons sent", counters.beaconsSent.sum()));
         counters.dropMap().forEach((reason, v) -> m.add(new Metric("lookout_pva_server_dropped_total",
-                "search datagrams dropped, by reason", "counter", java.util.Map.of("reason", reason), v)));
+                "search datagrams dropped, by reason", "counter", Map.of("reason", reason), v)));
         m.add(Metric.gauge("lookout_pva_server_name_server_connections", "name-server TCP connections open",
                 tcp == null ? 0 : tcp.open.get()));
+        m.add(Metric.gauge("lookout_pva_server_on_demand_unresolved", "names searched for clients, unresolved",
+                onDemand.unresolved()));
+        m.add(Metric.counter("lookout_pva_server_on_demand_admitted_total", "names searched for clients, admitted",
+                onDemand.admitted()));
+        onDemand.refusals().forEach((why, v) -> m.add(new Metric("lookout_pva_server_on_demand_refused_total",
+                "names asked by clients and not searched, by reason", "counter", Map.of("reason", why.label()), v)));
         return m;
     }
 
@@ -263,11 +326,42 @@ public final class PvaServerService implements Service {
         List<String> sources = new ArrayList<>();
         registry.sources().forEach(s -> sources.add(s.name()));
         long refused = tcp == null ? 0 : tcp.refused.get();
+        Scheduler sch = ctx.scheduler();
         return new PvaServerSnapshot(true, guid.toString(), udp.bound(), udp.port(), tcp == null ? 0 : tcp.port(),
-                udp.forwarding(), sources, counters.searchesReceived, counters.namesSearched, counters.namesClaimed,
-                counters.repliesSent, counters.discoveryReplies, counters.forwarded, counters.dropMap(),
-                counters.beaconsSent, registry.changeCount(), tcp == null ? 0 : tcp.open.get(),
-                tcp == null ? 0 : tcp.accepted.get(), refused, topNames.top(20, ctx.scheduler().nanoTime(), ctx.scheduler().now()));
+                udp.forwarding(), sources, counters.searchesReceived.sum(), counters.namesSearched.sum(),
+                counters.namesClaimed.sum(), counters.repliesSent.sum(), counters.discoveryReplies.sum(),
+                counters.forwarded.sum(), counters.dropMap(), counters.beaconsSent.sum(), registry.changeCount(),
+                tcp == null ? 0 : tcp.open.get(), tcp == null ? 0 : tcp.accepted.get(), refused,
+                responder.topNames(20, sch.nanoTime(), sch.now()), udp.readers(), udp.sharing(),
+                counters.notReforwarded.sum(), counters.ownSearches.sum(), onDemandSnapshot());
+    }
+
+    private PvaServerSnapshot.OnDemand onDemandSnapshot() {
+        OnDemandNames.Limits l = onDemand.limits();
+        Map<String, Long> refused = new java.util.LinkedHashMap<>();
+        List<String> refusing = new ArrayList<>();
+        onDemand.refusals().forEach((why, v) -> {
+            refused.put(why.label(), v);
+            if (refusals.failing(why)) {
+                refusing.add(why.label());
+            }
+        });
+        Scheduler sch = ctx.scheduler();
+        long nowNanos = sch.nanoTime();
+        List<PvaServerSnapshot.Client> top = new ArrayList<>();
+        for (OnDemandNames.AskerReport a : onDemand.topAskers(TOP_CLIENTS)) {
+            top.add(new PvaServerSnapshot.Client(a.asker().label(), a.unresolved(), a.admitted(), a.refused(),
+                    a.refused() == 0 ? null : sch.now().minusNanos(nowNanos - a.lastRefused())));
+        }
+        return new PvaServerSnapshot.OnDemand(l.unresolved(), l.perSecond(), l.perAsker(),
+                (int) TimeUnit.NANOSECONDS.toSeconds(l.holdNanos()), onDemand.unresolved(),
+                onDemand.count(OnDemandNames.State.RESOLVED), onDemand.count(OnDemandNames.State.ELSEWHERE),
+                onDemand.admitted(), onDemand.released(), refused, refusing, top);
+    }
+
+    /** The on-demand names (tests of this package). */
+    OnDemandNames onDemand() {
+        return onDemand;
     }
 
     // ------------------------------------------------------------------ addresses

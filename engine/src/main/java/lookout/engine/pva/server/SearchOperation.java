@@ -11,22 +11,55 @@ import java.util.Map;
  * (seed 002 §4 step 2). A name may be claimed for this server or, by a name server, for another
  * server's endpoint (§6: "the endpoint it names in a reply need not be itself").
  *
- * <p>Confined to the engine loop for the duration of one search.
+ * <p>It says who asked ({@link #asker}), whether it is the engine's own client ({@link #own}), and
+ * when ({@link #now}), for sources that act on what is asked (the name server's on-demand names).
+ *
+ * <p>Confined to the thread answering the search, for its duration.
  */
 public final class SearchOperation {
 
     private final String[] names;
     private final int[] cids;
     private final Claim[] claims;
+    private final Asker asker;
+    private final boolean own;
+    private final long now;
     private int claimed;
 
     public SearchOperation(String[] names, int[] cids) {
+        this(names, cids, null, false, 0);
+    }
+
+    /**
+     * @param asker who asked (a UDP client address, a TCP connection); null when unknown
+     * @param own   the engine's own client asked
+     * @param now   scheduler nanoseconds
+     */
+    SearchOperation(String[] names, int[] cids, Asker asker, boolean own, long now) {
         if (names.length != cids.length) {
             throw new IllegalArgumentException("names and cids differ in length");
         }
         this.names = names;
         this.cids = cids;
         this.claims = new Claim[names.length];
+        this.asker = asker;
+        this.own = own;
+        this.now = now;
+    }
+
+    /** Who asked; null when unknown. */
+    Asker asker() {
+        return asker;
+    }
+
+    /** True when the engine's own PVA client asked. */
+    public boolean own() {
+        return own;
+    }
+
+    /** When it was asked, in scheduler nanoseconds. */
+    public long now() {
+        return now;
     }
 
     public int size() {

@@ -4,9 +4,15 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.IntSupplier;
+import java.util.function.Predicate;
+import lookout.engine.api.PvaServerSnapshot.SearchedName;
 import lookout.engine.api.Scheduler;
 import lookout.engine.pva.wire.DatagramContents;
 import lookout.engine.pva.wire.Frame;
@@ -23,12 +29,16 @@ import lookout.engine.seams.PvaPorts.Kind;
 /**
  * The server's answer to CMD_SEARCH (seed 002 §4), for UDP datagrams and TCP name-server
  * connections alike, with the unicast-forwarding rules of §5 on the UDP side. It holds no
- * per-search state. Confined to the engine loop; the sockets decode on their I/O thread and hop
- * in with the decoded messages.
+ * per-search state.
+ *
+ * <p>Concurrency: called on every responder thread at once (and on name-server connections'
+ * loops). What it reads is final, volatile (the ignore list, the transmit side, the TCP port) or
+ * thread-safe (the sources, the counters); the most-searched table is one per thread, each under
+ * its own lock, merged by snapshots. See docs/adr/0006-pva-responder-threads.md.
  */
 final class SearchResponder {
 
-    /** How the responder puts bytes on the wire; implemented by the UDP listener. */
+    /** How the responder puts bytes on the wire; implemented by the UDP listener. Any thread. */
     interface Transmit {
         /** Sends one reply from the socket bound to {@code from} (or a fallback); false when backlogged. */
         boolean reply(ByteBuf message, InetSocketAddress to, InetAddress from);
@@ -36,28 +46,50 @@ final class SearchResponder {
         /** Sends a forwarded datagram to the loopback group of the family of {@code origin}. */
         boolean forward(ByteBuf datagram, InetAddress origin);
 
+        /** True when forwarding works at all (a group joined). */
+        boolean forwarding();
+
+        /** True when another process may listen on the port (seed 002 §5's forwarding is for it). */
+        boolean othersListening();
+
+        /** True when {@code source} is our own forwarding socket. */
+        boolean ownForwarder(InetSocketAddress source);
+
         ByteBufAllocator alloc();
     }
 
     private final SourceRegistry registry;
     private final ServerCounters counters;
-    private final TopNames topNames;
+    private final int topCapacity;
     private final Scheduler scheduler;
     private final Guid guid;
-    private final Supplier<Integer> tcpPort;
-    private IgnoreList ignore;
-    private boolean forwarding;
-    private Transmit transmit;
+    private final IntSupplier tcpPort;
+    private final Predicate<InetSocketAddress> ownSearcher;
+    private volatile IgnoreList ignore;
+    private volatile boolean forwarding;
+    private volatile Transmit transmit;
+    /** The most searched names, one table per answering thread (each under its own lock). */
+    private final List<TopNames> tops = new CopyOnWriteArrayList<>();
+    private final ThreadLocal<TopNames> top;
 
-    SearchResponder(SourceRegistry registry, ServerCounters counters, TopNames topNames, Scheduler scheduler,
-                    Guid guid, Supplier<Integer> tcpPort, IgnoreList ignore) {
+    /**
+     * @param ownSearcher true for an endpoint the engine's own PVA client searches from (any thread)
+     */
+    SearchResponder(SourceRegistry registry, ServerCounters counters, int topCapacity, Scheduler scheduler, Guid guid,
+                    IntSupplier tcpPort, IgnoreList ignore, Predicate<InetSocketAddress> ownSearcher) {
         this.registry = registry;
         this.counters = counters;
-        this.topNames = topNames;
+        this.topCapacity = topCapacity;
         this.scheduler = scheduler;
         this.guid = guid;
         this.tcpPort = tcpPort;
         this.ignore = ignore;
+        this.ownSearcher = ownSearcher;
+        this.top = ThreadLocal.withInitial(() -> {
+            TopNames t = new TopNames(topCapacity);
+            tops.add(t);
+            return t;
+        });
     }
 
     void transmit(Transmit t, boolean forwardingEnabled) {
@@ -73,15 +105,15 @@ final class SearchResponder {
         return forwarding;
     }
 
-    /** One received datagram, already decoded on the I/O thread. */
+    /** One received datagram, decoded, on the thread that read it. */
     void onDatagram(DatagramContents contents, InetSocketAddress source, Arrival arrival) {
         // seed 002 §4 step 1: the ignore list comes before anything else.
         if (ignore.matches(source)) {
-            counters.ignored++;
+            counters.ignored.increment();
             return;
         }
         if (contents.dropped()) {
-            counters.malformed++;
+            counters.malformed.increment();
             return;
         }
         int tags = 0;
@@ -96,7 +128,7 @@ final class SearchResponder {
         // them to it directly
         for (Frame f : contents.frames()) {
             if (f.message() instanceof SearchRequest req) {
-                counters.searchesReceived++;
+                counters.searchesReceived.increment();
                 onSearch(req, source, arrival, tags, tag);
             }
         }
@@ -105,59 +137,69 @@ final class SearchResponder {
     private void onSearch(SearchRequest req, InetSocketAddress source, Arrival arrival, int tags, OriginTag tag) {
         InetAddress src = source.getAddress();
         boolean replyAny = WireAddress.isAny(req.replyAddress());
+        Transmit t = transmit;
         // §5: the tag is trusted only when it came over loopback to the group. A loopback source
         // cannot arrive from off-host (the kernel drops martians), so a GROUP socket datagram with
         // a loopback source arrived on loopback.
         InetAddress unmapped = WireAddress.unmap(src);
         boolean onLoopbackToGroup = arrival.kind() == Kind.GROUP && unmapped.isLoopbackAddress();
-        ForwardingRules.Verdict v = ForwardingRules.decide(unmapped.isMulticastAddress(), tags,
-                onLoopbackToGroup, arrival.kind() == Kind.OWN_UNICAST, req.unicast(), replyAny,
-                forwarding && transmit != null);
-        switch (v.action()) {
-            case DROP -> counters.drop(v.drop());
-            case FORWARD -> forward(req, source, arrival);
-            case ANSWER -> {
-                InetAddress replyAddr = replyAny ? src : req.replyAddress();
-                InetSocketAddress client = new InetSocketAddress(replyAddr, req.replyPort());
-                InetAddress from = arrival.replyFrom();
-                if (tag != null && !WireAddress.isAny(tag.origin())) {
-                    from = tag.origin(); // §4: reply from the address the client sent to
-                }
-                List<SearchResponse> replies = answer(req, client, tcpPort.get());
-                for (SearchResponse r : replies) {
-                    sendUdp(r, client, from);
-                }
-            }
+        boolean canForward = forwarding && t != null;
+        ForwardingRules.Verdict v = ForwardingRules.decide(unmapped.isMulticastAddress(), tags, onLoopbackToGroup,
+                t != null && t.ownForwarder(source), arrival.kind() == Kind.OWN_UNICAST, req.unicast(), replyAny,
+                canForward, canForward && t.othersListening());
+        if (v.action() == ForwardingRules.Action.DROP) {
+            counters.drop(v.drop());
+            return;
+        }
+        if (v.notReforwarded()) {
+            counters.notReforwarded.increment();
+        }
+        if (v.action() == ForwardingRules.Action.ANSWER_AND_FORWARD) {
+            forward(t, req, source, arrival);
+        }
+        InetAddress replyAddr = replyAny ? src : req.replyAddress();
+        InetSocketAddress client = new InetSocketAddress(replyAddr, req.replyPort());
+        InetAddress from = arrival.replyFrom();
+        if (tag != null && !WireAddress.isAny(tag.origin())) {
+            from = tag.origin(); // §4: reply from the address the client sent to
+        }
+        // who asked: the datagram's source, or for a forwarded copy the client it names
+        Asker asker = Asker.udp(tag != null ? replyAddr : src);
+        for (SearchResponse r : answer(req, client, tcpPort.getAsInt(), asker)) {
+            sendUdp(t, r, client, from);
         }
     }
 
-    private void forward(SearchRequest req, InetSocketAddress source, Arrival arrival) {
+    private void forward(Transmit t, SearchRequest req, InetSocketAddress source, Arrival arrival) {
         // §5 steps 1–3: reply address resolved to the client, Unicast cleared, tag prepended.
         InetAddress client = WireAddress.orSource(req.replyAddress(), source.getAddress());
         SearchRequest fwd = req.withFlags(req.flags() & ~Pva.SEARCH_UNICAST).withReply(client, req.replyPort());
-        ByteBuf buf = transmit.alloc().buffer(256);
+        ByteBuf buf = t.alloc().buffer(256);
         try {
             PvaCodec.encode(new OriginTag(arrival.local()), buf);
             PvaCodec.encode(fwd, buf);
         } catch (RuntimeException e) {
             buf.release();
-            counters.malformed++;
+            counters.malformed.increment();
             return;
         }
-        if (transmit.forward(buf, arrival.local())) {
-            counters.forwarded++;
+        if (t.forward(buf, arrival.local())) {
+            counters.forwarded.increment();
         } else {
-            counters.sendBacklog++;
+            counters.sendBacklog.increment();
         }
     }
 
-    private void sendUdp(SearchResponse r, InetSocketAddress to, InetAddress from) {
-        ByteBuf buf = transmit.alloc().buffer(64 + 4 * r.cids().size());
+    private void sendUdp(Transmit t, SearchResponse r, InetSocketAddress to, InetAddress from) {
+        if (t == null) {
+            return;
+        }
+        ByteBuf buf = t.alloc().buffer(64 + 4 * r.cids().size());
         PvaCodec.encode(r, buf);
-        if (transmit.reply(buf, to, from)) {
-            counters.repliesSent++;
+        if (t.reply(buf, to, from)) {
+            counters.repliesSent.increment();
         } else {
-            counters.sendBacklog++;
+            counters.sendBacklog.increment();
         }
     }
 
@@ -165,13 +207,13 @@ final class SearchResponder {
      * seed 002 §4 steps 2–4 (and §6 over TCP, §7 discovery): the replies for one search, none
      * when nothing was claimed and MustReply is clear.
      *
+     * @param client  where replies go (the asking client's endpoint, or over TCP its connection's peer)
      * @param ownPort the TCP port named for this server's own claims (the receiving listener's over TCP)
+     * @param asker   who asked, for the on-demand limits
      */
-    List<SearchResponse> answer(SearchRequest req, InetSocketAddress client, int ownPort) {
+    List<SearchResponse> answer(SearchRequest req, InetSocketAddress client, int ownPort, Asker asker) {
         List<SearchRequest.Name> names = req.names();
         int n = names.size();
-        String[] ns = new String[n];
-        int[] cids = new int[n];
         boolean tcp = false;
         for (String p : req.protocols()) {
             tcp |= "tcp".equals(p);
@@ -179,31 +221,38 @@ final class SearchResponder {
         if (!tcp) {
             n = 0; // PVXS offers names only when "tcp" is among the protocols
         }
+        String[] ns = new String[n];
+        int[] cids = new int[n];
         for (int i = 0; i < n; i++) {
             ns[i] = names.get(i).name();
             cids[i] = names.get(i).cid();
         }
-        if (n < names.size()) {
-            ns = new String[0];
-            cids = new int[0];
-        }
-        counters.namesSearched += ns.length;
-        if (ns.length > 0) {
-            long now = scheduler.nanoTime();
-            for (String name : ns) {
-                topNames.searched(name, client, now);
+        long now = scheduler.nanoTime();
+        boolean own = n > 0 && ownSearcher.test(client);
+        if (n > 0) {
+            counters.namesSearched.add(n);
+            if (own) {
+                counters.ownSearches.increment();
+            }
+            TopNames t = top.get();
+            synchronized (t) {
+                for (String name : ns) {
+                    t.searched(name, client, now);
+                }
             }
         }
-        SearchOperation op = registry.search(ns, cids);
+        SearchOperation op = registry.search(new SearchOperation(ns, cids, asker, own, now));
         if (op.claimedCount() == 0) {
             if (!req.mustReply()) {
                 return List.of();
             }
-            counters.discoveryReplies += req.discoveryPing() ? 1 : 0;
+            if (req.discoveryPing()) {
+                counters.discoveryReplies.increment();
+            }
             return List.of(new SearchResponse(guid, req.sequenceId(), WireAddress.ANY_MAPPED, ownPort, "tcp",
                     false, List.of()));
         }
-        counters.namesClaimed += op.claimedCount();
+        counters.namesClaimed.add(op.claimedCount());
         List<SearchResponse> out = new ArrayList<>(1);
         for (SearchOperation.ReplyGroup g : op.groups()) {
             List<Integer> ids = new ArrayList<>(g.cids().length);
@@ -218,5 +267,28 @@ final class SearchResponder {
             }
         }
         return out;
+    }
+
+    /** The most searched names over every answering thread, most searched first. */
+    List<SearchedName> topNames(int n, long nowNanos, Instant now) {
+        Map<String, SearchedName> merged = new HashMap<>();
+        for (TopNames t : tops) {
+            List<SearchedName> part;
+            synchronized (t) {
+                part = t.top(Math.max(n * 10, 100), nowNanos, now);
+            }
+            for (SearchedName s : part) {
+                merged.merge(s.name(), s, (a, b) -> new SearchedName(a.name(), a.count() + b.count(),
+                        a.lastSearch().isAfter(b.lastSearch()) ? a.lastClient() : b.lastClient(),
+                        a.lastSearch().isAfter(b.lastSearch()) ? a.lastSearch() : b.lastSearch()));
+            }
+        }
+        List<SearchedName> all = new ArrayList<>(merged.values());
+        all.sort(java.util.Comparator.comparingLong(SearchedName::count).reversed().thenComparing(SearchedName::name));
+        return all.size() > n ? List.copyOf(all.subList(0, n)) : List.copyOf(all);
+    }
+
+    int topCapacity() {
+        return topCapacity;
     }
 }

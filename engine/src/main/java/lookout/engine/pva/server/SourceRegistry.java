@@ -1,16 +1,18 @@
 package lookout.engine.pva.server;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The ordered list of sources and the beacon change count (seed 002 §4: "incremented whenever
- * the set of registered Sources changes"). Confined to the engine loop.
+ * the set of registered Sources changes"). Sources are added and removed on the engine loop and
+ * searched by every responder thread at once (copy on write, as PVXS holds a read lock on its
+ * Source list during onSearch).
  */
 public final class SourceRegistry {
 
-    private final List<Source> sources = new ArrayList<>();
-    private int changeCount;
+    private final List<Source> sources = new CopyOnWriteArrayList<>();
+    private volatile int changeCount;
 
     public void add(Source source) {
         sources.add(source);
@@ -36,9 +38,15 @@ public final class SourceRegistry {
 
     /** seed 002 §4 step 2: every name to every source, in source order, as one operation. */
     public SearchOperation search(String[] names, int[] cids) {
-        SearchOperation op = new SearchOperation(names, cids);
-        for (int i = 0, n = sources.size(); i < n && op.claimedCount() < op.size(); i++) {
-            sources.get(i).onSearch(op);
+        return search(new SearchOperation(names, cids));
+    }
+
+    SearchOperation search(SearchOperation op) {
+        for (Source s : sources) {
+            if (op.claimedCount() == op.size()) {
+                break;
+            }
+            s.onSearch(op);
         }
         return op;
     }

@@ -31,7 +31,9 @@ import lookout.engine.seams.PvaPorts.LocalAddress;
  * client addresses (clients are many and a reply address may be anything); beyond that they are
  * logged at DEBUG only.
  *
- * <p>Concurrency: engine loop only (the port owner delivers there).
+ * <p>Concurrency: a concurrent receiver ({@link #concurrent()}): the port owner delivers on its
+ * responder loops, several at once, and tells send outcomes there; the failure fold is under this
+ * object's monitor, taken only while something is failing. Opened and closed on the engine loop.
  */
 final class UdpListener implements SearchResponder.Transmit, PvaPorts.Receiver {
 
@@ -44,8 +46,10 @@ final class UdpListener implements SearchResponder.Transmit, PvaPorts.Receiver {
     private final SearchResponder responder;
     private final FailureFold.Sink log;
     private final FailureFold<Object> failures;
-    private Set<InetSocketAddress> beaconDestinations = Set.of();
-    private PvaPorts.Port port;
+    private volatile Set<InetSocketAddress> beaconDestinations = Set.of();
+    private volatile PvaPorts.Port port;
+    /** Something is failing: a success must be told to the fold (else it costs nothing). */
+    private volatile boolean anyFailing;
 
     UdpListener(Scheduler scheduler, SearchResponder responder, FailureFold.Sink log) {
         this.scheduler = scheduler;
@@ -59,19 +63,40 @@ final class UdpListener implements SearchResponder.Transmit, PvaPorts.Receiver {
      * broadcast address, with the forwarding groups when {@code forwarding}, and the limited
      * broadcast when {@code limitedBroadcast}. Returns the port bound.
      */
-    int open(PvaPorts ports, List<LocalAddress> locals, int wantedPort, boolean forwarding, boolean limitedBroadcast)
-            throws IOException {
-        port = ports.listen(wantedPort, new PvaPorts.Interest(false, locals, true, forwarding, limitedBroadcast, true),
-                this);
+    int open(PvaPorts ports, List<LocalAddress> locals, int wantedPort, boolean forwarding, boolean limitedBroadcast,
+             int readers) throws IOException {
+        port = ports.listen(wantedPort, new PvaPorts.Interest(false, locals, true, forwarding, limitedBroadcast, true,
+                readers), this);
         return port.port();
+    }
+
+    /** Sockets on each address, each read by a responder loop of its own. */
+    int readers() {
+        return port.readers();
+    }
+
+    /** {@code alone}, {@code shared} or {@code unknown}: whether another process listens on the port. */
+    String sharing() {
+        return port.sharing();
     }
 
     int port() {
         return port.port();
     }
 
-    boolean forwarding() {
+    @Override
+    public boolean forwarding() {
         return port.forwarding();
+    }
+
+    @Override
+    public boolean othersListening() {
+        return port.othersListening();
+    }
+
+    @Override
+    public boolean ownForwarder(InetSocketAddress source) {
+        return port.ownForwarder(source);
     }
 
     List<String> bound() {
@@ -90,6 +115,11 @@ final class UdpListener implements SearchResponder.Transmit, PvaPorts.Receiver {
     }
 
     // ------------------------------------------------------------------ receiving
+
+    @Override
+    public boolean concurrent() {
+        return true;
+    }
 
     @Override
     public void datagram(DatagramContents contents, InetSocketAddress source, Arrival arrival) {
@@ -120,13 +150,19 @@ final class UdpListener implements SearchResponder.Transmit, PvaPorts.Receiver {
 
     @Override
     public void sent(InetSocketAddress to) {
+        if (!anyFailing) {
+            return; // the common case, on every reply: nothing to recover from
+        }
         long now = scheduler.nanoTime();
         Object key = key(to);
-        if (key != null) {
-            failures.succeeded(key, now);
-        }
-        if (failures.isFailing(SOCKETS)) {
-            failures.succeeded(SOCKETS, now);
+        synchronized (this) {
+            if (key != null) {
+                failures.succeeded(key, now);
+            }
+            if (failures.isFailing(SOCKETS)) {
+                failures.succeeded(SOCKETS, now);
+            }
+            anyFailing = failures.failingCount() > 0;
         }
     }
 
@@ -136,11 +172,14 @@ final class UdpListener implements SearchResponder.Transmit, PvaPorts.Receiver {
         // replies are followed for a bounded number of clients; beacons, forwarding and the
         // sockets (a few configured destinations) always
         boolean reply = key instanceof InetAddress;
-        if (key == null || (reply && !failures.isFailing(key) && failures.failingCount() >= MAX_FAILING)) {
-            log.line(Level.DEBUG, "PVA server: a UDP send to " + HostPort.format(to) + " failed: " + error.message());
-            return;
+        synchronized (this) {
+            if (key == null || (reply && !failures.isFailing(key) && failures.failingCount() >= MAX_FAILING)) {
+                log.line(Level.DEBUG, "PVA server: a UDP send to " + HostPort.format(to) + " failed: " + error.message());
+                return;
+            }
+            failures.failed(key, "send error", error.message(), scheduler.nanoTime());
+            anyFailing = true;
         }
-        failures.failed(key, "send error", error.message(), scheduler.nanoTime());
     }
 
     /** Beacons and forwarded copies by destination; replies by client address (its port changes). */

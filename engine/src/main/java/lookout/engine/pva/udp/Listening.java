@@ -31,18 +31,22 @@ import lookout.engine.seams.PvaPorts.Receiver;
  * sockets of its own — the forwarding senders (seed 002 §5) and the ephemeral sender of its
  * beacons.
  *
- * <p>Concurrency: engine loop, except {@link #outcome}'s callbacks, which hop onto it.
+ * <p>Concurrency: opened and closed on the engine loop. A concurrent receiver's deliveries, send
+ * outcomes and sends run on the reading loops: what they read here is final or volatile
+ * ({@code closed}, the own sockets); others' outcomes hop onto the engine loop.
  */
-final class Listening implements PvaPorts.Port, PortGroup.Member {
+final class Listening implements PvaPorts.Port, PortMember {
 
     private final Interest interest;
     private final PortGroup group;
     private final Receiver receiver;
     private final List<String> boundAs = new ArrayList<>();
-    private UdpEndpoint sender;
-    private UdpEndpoint forwardV4;
-    private UdpEndpoint forwardV6;
-    private boolean closed;
+    private volatile UdpEndpoint sender;
+    private volatile UdpEndpoint forwardV4;
+    private volatile UdpEndpoint forwardV6;
+    /** Where this listener's forwarded copies come from: to tell its own copy on the group. */
+    private volatile List<InetSocketAddress> forwardSources = List.of();
+    private volatile boolean closed;
 
     private Listening(PortGroup group, Interest interest, Receiver receiver) {
         this.group = group;
@@ -58,10 +62,10 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
         Listening l = new Listening(group, interest, receiver);
         try {
             if (interest.catchAll()) {
-                l.hold(group.wildcard(), "0.0.0.0");
+                l.hold(group.wildcard(interest.readers()), "0.0.0.0");
             }
             for (LocalAddress la : interest.addresses()) {
-                l.hold(group.unicast(la.address()), null);
+                l.hold(group.unicast(la.address(), interest.readers()), null);
             }
             if (interest.broadcasts()) {
                 l.holdBroadcasts();
@@ -69,7 +73,7 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
             if (interest.limitedBroadcast() && group.factory().knowsDestinations()
                     && interest.addresses().stream().anyMatch(a -> a.address() instanceof Inet4Address)) {
                 try {
-                    l.hold(group.wildcard(), "255.255.255.255");
+                    l.hold(group.wildcard(interest.readers()), "255.255.255.255");
                 } catch (IOException | RuntimeException e) {
                     UdpSetup.LOG.log(Level.WARNING, "PVA: cannot listen for searches to 255.255.255.255 on UDP port "
                             + group.port() + ": " + UdpSetup.why(e));
@@ -105,7 +109,7 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
         }
         for (Map.Entry<InetAddress, InetAddress> b : broadcasts.entrySet()) {
             try {
-                hold(group.broadcast(b.getKey(), b.getValue()), null);
+                hold(group.broadcast(b.getKey(), b.getValue(), interest.readers()), null);
             } catch (IOException | RuntimeException e) {
                 UdpSetup.LOG.log(Level.WARNING, "PVA: cannot listen on broadcast "
                         + HostPort.format(b.getKey(), group.port()) + ": " + UdpSetup.why(e));
@@ -119,19 +123,20 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
     }
 
     /**
-     * Whether a datagram that reached {@code s} as {@code kind} is this listener's. A catch-all
-     * listener takes what a socket bound to the wildcard address alone would have read, once: the
-     * unicasts the kernel gave a more specific socket of the port, and everything of the wildcard
-     * socket — never the copies that broadcast and group sockets get of what it also read.
+     * Whether a datagram that reached a socket as {@code kind} is this listener's ({@code holds}:
+     * it holds that socket). A catch-all listener takes what a socket bound to the wildcard address
+     * alone would have read, once: the unicasts the kernel gave a more specific socket of the port,
+     * and everything of the wildcard socket — never the copies that broadcast and group sockets get
+     * of what it also read.
      */
     @Override
-    public boolean wants(SharedSocket s, Kind kind) {
+    public boolean wants(boolean holds, Kind kind) {
         if (closed) {
             return false;
         }
         return switch (kind) {
-            case OWN_UNICAST -> interest.catchAll() || group.holds(this, s);
-            case BROADCAST, GROUP -> !interest.catchAll() && group.holds(this, s);
+            case OWN_UNICAST -> interest.catchAll() || holds;
+            case BROADCAST, GROUP -> !interest.catchAll() && holds;
             case LIMITED_BROADCAST -> interest.catchAll() || interest.limitedBroadcast();
             case WILDCARD -> interest.catchAll();
             case SEARCH_SOCKET -> false;
@@ -139,7 +144,20 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
     }
 
     @Override
+    public boolean concurrent() {
+        return receiver.concurrent();
+    }
+
+    @Override
+    public boolean accepts(DatagramContents contents) {
+        return receiver.accepts(contents);
+    }
+
+    @Override
     public void deliver(DatagramContents contents, InetSocketAddress source, Arrival arrival) {
+        if (closed) {
+            return;
+        }
         try {
             receiver.datagram(contents, source, arrival);
         } catch (RuntimeException e) {
@@ -155,19 +173,28 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
         }
     }
 
-    /** How a send to {@code to} went, told to the receiver on the engine loop. */
+    /** How a send to {@code to} went, told to the receiver: where it is known for a concurrent one, else on the engine loop. */
     @Override
     public UdpEndpoint.SendOutcome outcome(InetSocketAddress to) {
-        return error -> group.factory().scheduler().run(() -> {
-            if (closed) {
-                return;
-            }
+        if (receiver.concurrent()) {
+            return error -> tell(to, error);
+        }
+        return error -> group.factory().scheduler().run(() -> tell(to, error));
+    }
+
+    private void tell(InetSocketAddress to, NetError error) {
+        if (closed) {
+            return;
+        }
+        try {
             if (error == null) {
                 receiver.sent(to);
             } else {
                 receiver.sendFailed(to, error);
             }
-        });
+        } catch (RuntimeException e) {
+            UdpSetup.LOG.log(Level.WARNING, "PVA: a UDP listener failed on a send outcome", e);
+        }
     }
 
     // ------------------------------------------------------------------ own sockets
@@ -182,21 +209,25 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
             UdpSetup.LOG.log(Level.WARNING, "PVA: no loopback interface, unicast forwarding off");
             return;
         }
+        List<InetSocketAddress> sources = new ArrayList<>();
         try {
-            hold(group.group(PvaPorts.FORWARD_GROUP_V4, lo), null);
+            hold(group.group(PvaPorts.FORWARD_GROUP_V4, lo, interest.readers()), null);
             forwardV4 = ownSocket(UdpSetup.LOOPBACK_V4, forwarding(lo));
+            sources.add(forwardV4.localAddress());
         } catch (IOException | RuntimeException e) {
             UdpSetup.LOG.log(Level.WARNING, "PVA: unicast forwarding over IPv4 unavailable: " + UdpSetup.why(e));
         }
         try {
             // the link-local group needs its scope: loopback
             InetAddress scoped = Inet6Address.getByAddress(null, PvaPorts.FORWARD_GROUP_V6.getAddress(), lo);
-            hold(group.group(scoped, lo), null);
+            hold(group.group(scoped, lo, interest.readers()), null);
             forwardV6 = ownSocket(UdpSetup.LOOPBACK_V6, forwarding(lo));
+            sources.add(forwardV6.localAddress());
         } catch (IOException | RuntimeException e) {
             // inside a namespace with only lo, the kernel has no IPv6 multicast route: expected
             UdpSetup.LOG.log(Level.DEBUG, "PVA: unicast forwarding over IPv6 unavailable: " + UdpSetup.why(e));
         }
+        forwardSources = List.copyOf(sources);
     }
 
     private static UdpOptions forwarding(NetworkInterface lo) {
@@ -217,9 +248,13 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
         }
     }
 
-    /** A socket of this listener alone on an ephemeral port: it only sends; what it reads is dropped. */
+    /**
+     * A socket of this listener alone on an ephemeral port, on its first reading loop: it only
+     * sends; what it reads is dropped.
+     */
     private UdpEndpoint ownSocket(InetAddress local, UdpOptions o) throws IOException {
-        return group.factory().open(new InetSocketAddress(local, 0), o, new UdpReceiver() {
+        SocketFactory f = group.factory();
+        return f.open(f.loop(interest.readers(), 0), new InetSocketAddress(local, 0), o, new UdpReceiver() {
             @Override
             public void datagram(UdpEndpoint e, byte[] data, int length, InetSocketAddress from, InetAddress to,
                                  boolean truncated) {
@@ -239,6 +274,7 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
                 e.close();
             }
         }
+        forwardSources = List.of();
         sender = null;
         forwardV4 = null;
         forwardV6 = null;
@@ -258,11 +294,12 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
 
     @Override
     public boolean send(ByteBuf data, InetSocketAddress to) {
-        if (closed || sender == null) {
+        UdpEndpoint via = sender;
+        if (closed || via == null) {
             data.release();
             return false;
         }
-        return group.send(this, sender, data, unmapped(to));
+        return group.send(this, via, data, unmapped(to));
     }
 
     @Override
@@ -286,11 +323,13 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
 
     @Override
     public boolean forward(ByteBuf datagram, InetAddress origin) {
+        UdpEndpoint f4 = forwardV4;
+        UdpEndpoint f6 = forwardV6;
         boolean v4 = UdpSetup.isV4(origin);
-        UdpEndpoint via = v4 ? forwardV4 : forwardV6;
+        UdpEndpoint via = v4 ? f4 : f6;
         if (via == null) {
-            via = forwardV4 != null ? forwardV4 : forwardV6;
-            v4 = via == forwardV4;
+            via = f4 != null ? f4 : f6;
+            v4 = via == f4;
         }
         if (closed || via == null) {
             datagram.release();
@@ -298,6 +337,36 @@ final class Listening implements PvaPorts.Port, PortGroup.Member {
         }
         InetAddress g = v4 ? PvaPorts.FORWARD_GROUP_V4 : PvaPorts.FORWARD_GROUP_V6;
         return group.send(this, via, datagram, new InetSocketAddress(g, group.port()));
+    }
+
+    @Override
+    public boolean othersListening() {
+        return group.others() != 0;
+    }
+
+    @Override
+    public String sharing() {
+        int n = group.others();
+        return n < 0 ? "unknown" : n == 0 ? "alone" : "shared";
+    }
+
+    @Override
+    public boolean ownForwarder(InetSocketAddress source) {
+        if (source == null) {
+            return false;
+        }
+        InetAddress a = WireAddress.unmap(source.getAddress());
+        for (InetSocketAddress f : forwardSources) {
+            if (f.getPort() == source.getPort() && WireAddress.unmap(f.getAddress()).equals(a)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public int readers() {
+        return interest.readers();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package lookout.engine.pva.udp;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -11,10 +12,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import lookout.engine.net.NetError;
 import lookout.engine.net.UdpEndpoint;
 import lookout.engine.net.UdpOptions;
@@ -22,68 +21,65 @@ import lookout.engine.pva.wire.DatagramContents;
 import lookout.engine.pva.wire.WireAddress;
 import lookout.engine.seams.PvaPorts;
 import lookout.engine.seams.PvaPorts.Arrival;
-import lookout.engine.seams.PvaPorts.Interest;
 import lookout.engine.seams.PvaPorts.Kind;
 import lookout.engine.seams.PvaPorts.LocalAddress;
 
 /**
  * The sockets of one UDP port and the members holding them. A socket is opened when a member
  * first asks for it and closed when the last one lets go. Each datagram goes to every member whose
- * interest covers the socket it reached ({@link Member#wants}), so that a member sees a datagram
- * once although the kernel gives a broadcast to every socket it matches and a unicast to the most
- * specific one only.
+ * interest covers the socket it reached ({@link PortMember#wants}), so that a member sees a
+ * datagram once although the kernel gives a broadcast to every socket it matches and a unicast to
+ * the most specific one only: on the loop that read it for a concurrent member (the server's
+ * responder), else on the engine loop.
  *
- * <p>Answers made on the reader loop while one of the port's sockets is being read leave together
- * at the end of that read (as the server's own listener did before the port owner): those from
- * the socket being read with its own batch, the others (a broadcast's answer leaves from the
- * interface's unicast socket; a forwarded copy from the forwarding sender) gathered here and
- * written in one batch per socket.
+ * <p>Answers made on a reading loop while one of the port's sockets is being read leave together
+ * at the end of that read: those from the socket being read with its own batch, the others (a
+ * broadcast's answer leaves from the interface's unicast socket; a forwarded copy from the
+ * forwarding sender) gathered per thread and written in one batch per socket.
  *
- * <p>Concurrency: {@code sockets}, {@code holders} and {@code members} are confined to the engine
- * loop; {@code reading} and {@code held} to the reader loop.
+ * <p>Concurrency: {@code sockets} is confined to the engine loop; {@code unicast}, {@code members}
+ * and {@code others} are volatile snapshots written there and read by the reading loops; each
+ * reading thread's {@link ReadContext} is its own.
  */
 final class PortGroup implements SharedSocket.Reader {
-
-    /** One hold on the port: a listener. */
-    interface Member {
-        Interest interest();
-
-        /** Whether a datagram that reached {@code s} as {@code kind} is this member's. */
-        boolean wants(SharedSocket s, Kind kind);
-
-        /** One datagram for this member. */
-        void deliver(DatagramContents contents, InetSocketAddress source, Arrival arrival);
-
-        /** A send or socket error for this member ({@code to} null: the socket's own). */
-        void failed(InetSocketAddress to, NetError error);
-
-        /** How a send of this member to {@code to} went. */
-        UdpEndpoint.SendOutcome outcome(InetSocketAddress to);
-    }
 
     private record Key(Kind kind, InetAddress address) {
     }
 
     /** A send made during a read, written at its end. */
-    private record Held(Member from, UdpEndpoint via, ByteBuf data, InetSocketAddress to) {
+    private record Held(PortMember from, UdpEndpoint via, ByteBuf data, InetSocketAddress to) {
     }
+
+    /** What one thread is reading now, and the sends to make when that read ends. */
+    private static final class ReadContext {
+        UdpEndpoint reading;
+        final List<Held> held = new ArrayList<>();
+    }
+
+    private static final ThreadLocal<ReadContext> CONTEXT = ThreadLocal.withInitial(ReadContext::new);
 
     private final SocketFactory factory;
     private final Runnable onEmpty;
+    private final Runnable onBindChange;
     private int port;
     private final Map<Key, SharedSocket> sockets = new LinkedHashMap<>();
-    private final Map<SharedSocket, Set<Member>> holders = new HashMap<>();
+    /** The unicast sockets by address, for replies made on any loop. */
+    private volatile Map<InetAddress, SharedSocket> unicast = Map.of();
     /** Copy on write: deliveries walk it while a member may let go. */
-    private Member[] members = new Member[0];
-    // reader loop only
-    private SharedSocket reading;
-    private final List<Held> held = new ArrayList<>();
+    private volatile PortMember[] members = new PortMember[0];
+    /** Sockets other processes have on the port (-1: not known). */
+    private volatile int others = -1;
 
-    /** @param port 0: an ephemeral port, chosen by the first socket bound; {@code onEmpty} when nothing is held */
-    PortGroup(SocketFactory factory, int port, Runnable onEmpty) {
+    /**
+     * @param port         0: an ephemeral port, chosen by the first socket bound
+     * @param onEmpty      when nothing is held
+     * @param onBindChange when a socket of the port is opened or closed (who else listens is checked again)
+     */
+    PortGroup(SocketFactory factory, int port, Runnable onEmpty, Runnable onBindChange) {
         this.factory = factory;
         this.port = port;
         this.onEmpty = onEmpty;
+        this.onBindChange = onBindChange;
     }
 
     int port() {
@@ -98,80 +94,118 @@ final class PortGroup implements SharedSocket.Reader {
         return sockets.isEmpty() && members.length == 0;
     }
 
+    /** Sockets other processes have on the port: -1 when not known. */
+    int others() {
+        return others;
+    }
+
+    void others(int n) {
+        others = n;
+    }
+
     // ------------------------------------------------------------------ sockets and holds
 
     /** The port's wildcard IPv4 socket, learning destinations where it can (the limited broadcast). */
-    SharedSocket wildcard() throws IOException {
+    SharedSocket wildcard(int readers) throws IOException {
         UdpOptions o = UdpSetup.listening(UdpSetup.CLIENT_PER_READ).withDestination(factory.knowsDestinations());
-        return open(Kind.WILDCARD, UdpSetup.ANY_V4, null, o);
+        return open(Kind.WILDCARD, UdpSetup.ANY_V4, null, o, readers, 1);
     }
 
-    /** The socket of a local unicast address. */
-    SharedSocket unicast(InetAddress address) throws IOException {
-        return open(Kind.OWN_UNICAST, address, address, UdpSetup.listening(UdpSetup.SERVER_PER_READ));
+    /**
+     * The sockets of a local unicast address: {@code max(1, readers)} of them sharing it
+     * ({@code SO_REUSEPORT}: the kernel spreads senders among them), each read by a loop of its own.
+     */
+    SharedSocket unicast(InetAddress address, int readers) throws IOException {
+        int n = Math.max(1, readers);
+        UdpOptions o = UdpSetup.listening(UdpSetup.SERVER_PER_READ).withReusePort(n > 1);
+        return open(Kind.OWN_UNICAST, address, address, o, readers, n);
     }
 
     /** The socket of a broadcast address; replies to it leave from {@code iface}, its interface's address (§4). */
-    SharedSocket broadcast(InetAddress address, InetAddress iface) throws IOException {
-        return open(Kind.BROADCAST, address, iface, UdpSetup.listening(UdpSetup.SERVER_PER_READ));
+    SharedSocket broadcast(InetAddress address, InetAddress iface, int readers) throws IOException {
+        // one socket whatever the readers: the kernel gives a broadcast to every socket bound to it
+        return open(Kind.BROADCAST, address, iface, UdpSetup.listening(UdpSetup.SERVER_PER_READ), readers, 1);
     }
 
-    /** A forwarding group's socket, joined on {@code lo} (seed 002 §5). */
-    SharedSocket group(InetAddress group, NetworkInterface lo) throws IOException {
+    /** A forwarding group's socket, joined on {@code lo} (seed 002 §5); one, like a broadcast's. */
+    SharedSocket group(InetAddress group, NetworkInterface lo, int readers) throws IOException {
         UdpOptions o = UdpOptions.DEFAULTS.withReuseAddress(true).withReceiveBuffer(UdpSetup.RECEIVE_BUFFER)
                 .withMaxPerRead(UdpSetup.SERVER_PER_READ).withQueueLimit(UdpSetup.QUEUE_LIMIT).withGroup(group, lo);
-        return open(Kind.GROUP, group, null, o);
+        return open(Kind.GROUP, group, null, o, readers, 1);
     }
 
-    private SharedSocket open(Kind kind, InetAddress address, InetAddress replyFrom, UdpOptions options)
-            throws IOException {
+    private SharedSocket open(Kind kind, InetAddress address, InetAddress replyFrom, UdpOptions options, int readers,
+                              int count) throws IOException {
         Key key = new Key(kind, address);
         SharedSocket s = sockets.get(key);
         if (s != null) {
             return s;
         }
-        s = new SharedSocket(kind, address, replyFrom, this, factory.scheduler());
-        UdpEndpoint e = factory.open(new InetSocketAddress(address, port), options, s);
-        s.opened(e);
-        if (port == 0) {
-            // an ephemeral port: chosen by the first socket, shared by the others
-            port = e.localAddress().getPort();
+        s = new SharedSocket(kind, address, replyFrom, readers > 0, this);
+        try {
+            for (int i = 0; i < count; i++) {
+                EventLoop loop = factory.loop(readers, i);
+                UdpEndpoint e = factory.open(loop, new InetSocketAddress(address, port), options, s);
+                s.opened(e);
+                if (port == 0) {
+                    // an ephemeral port: chosen by the first socket, shared by the others
+                    port = e.localAddress().getPort();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            if (s.readers() > 0) {
+                s.close();
+            }
+            throw e;
         }
         sockets.put(key, s);
-        holders.put(s, new LinkedHashSet<>());
+        if (kind == Kind.OWN_UNICAST) {
+            publishUnicast();
+        }
+        onBindChange.run();
         return s;
     }
 
-    /** {@code m} holds {@code s} (until {@link #release}). */
-    void hold(Member m, SharedSocket s) {
-        holders.get(s).add(m);
+    private void publishUnicast() {
+        Map<InetAddress, SharedSocket> m = new HashMap<>();
+        for (SharedSocket s : sockets.values()) {
+            if (s.kind == Kind.OWN_UNICAST) {
+                m.put(s.bound, s);
+            }
+        }
+        unicast = Map.copyOf(m);
     }
 
-    boolean holds(Member m, SharedSocket s) {
-        Set<Member> h = holders.get(s);
-        return h != null && h.contains(m);
+    /** {@code m} holds {@code s} (until {@link #release}). */
+    void hold(PortMember m, SharedSocket s) {
+        s.hold(m);
     }
 
     /** {@code m} receives the port's datagrams from now on. */
-    void join(Member m) {
-        Member[] next = Arrays.copyOf(members, members.length + 1);
+    void join(PortMember m) {
+        PortMember[] next = Arrays.copyOf(members, members.length + 1);
         next[members.length] = m;
         members = next;
     }
 
     /** {@code m} lets go of everything it holds; what nobody else holds is closed. */
-    void release(Member m) {
-        for (Iterator<Map.Entry<SharedSocket, Set<Member>>> it = holders.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<SharedSocket, Set<Member>> e = it.next();
-            if (e.getValue().remove(m) && e.getValue().isEmpty()) {
+    void release(PortMember m) {
+        boolean changed = false;
+        for (Iterator<SharedSocket> it = sockets.values().iterator(); it.hasNext(); ) {
+            SharedSocket s = it.next();
+            if (s.heldBy(m) && s.release(m)) {
                 it.remove();
-                sockets.values().remove(e.getKey());
-                e.getKey().close();
+                s.close();
+                changed = true;
             }
         }
-        List<Member> rest = new ArrayList<>(Arrays.asList(members));
+        List<PortMember> rest = new ArrayList<>(Arrays.asList(members));
         if (rest.remove(m)) {
-            members = rest.toArray(new Member[0]);
+            members = rest.toArray(new PortMember[0]);
+        }
+        if (changed) {
+            publishUnicast();
+            onBindChange.run();
         }
         if (isEmpty()) {
             onEmpty.run();
@@ -180,25 +214,38 @@ final class PortGroup implements SharedSocket.Reader {
 
     /** Closes every socket (the owner stops). */
     void closeAll() {
-        members = new Member[0];
+        members = new PortMember[0];
         for (SharedSocket s : sockets.values()) {
             s.close();
         }
         sockets.clear();
-        holders.clear();
+        unicast = Map.of();
     }
 
-    // ------------------------------------------------------------------ deliveries (engine loop)
+    // ------------------------------------------------------------------ deliveries (reading loops)
 
     @Override
-    public void deliver(SharedSocket s, DatagramContents contents, InetSocketAddress source, InetAddress destination) {
-        if (!holders.containsKey(s) || source == null) {
+    public void received(SharedSocket s, UdpEndpoint e, DatagramContents contents, InetSocketAddress source,
+                         InetAddress destination) {
+        CONTEXT.get().reading = e;
+        if (s.isClosed() || source == null) {
             return; // closed meanwhile
         }
         Arrival a = s.arrival != null ? s.arrival : wildcardArrival(s, source, destination);
-        for (Member m : members) {
-            if (m.wants(s, a.kind())) {
+        for (PortMember m : members) {
+            if (!m.wants(s.heldBy(m), a.kind())) {
+                continue;
+            }
+            if (m.concurrent()) {
                 m.deliver(contents, source, a);
+            } else if (!s.responders || m.accepts(contents)) {
+                // read by the engine loop's own I/O loop: there (inline where that is the engine
+                // loop); read by a responder: only what the member wants of it is worth the hop
+                factory.scheduler().run(() -> {
+                    if (!s.isClosed()) {
+                        m.deliver(contents, source, a);
+                    }
+                });
             }
         }
     }
@@ -216,7 +263,7 @@ final class PortGroup implements SharedSocket.Reader {
 
     private InetAddress replyFromFor(InetAddress client) {
         InetAddress c = WireAddress.unmap(client);
-        for (Member m : members) {
+        for (PortMember m : members) {
             for (LocalAddress la : m.interest().addresses()) {
                 if (la.sameSubnet(c)) {
                     return la.address();
@@ -229,28 +276,35 @@ final class PortGroup implements SharedSocket.Reader {
 
     @Override
     public void failed(SharedSocket s, NetError error, InetSocketAddress to) {
-        Set<Member> h = holders.get(s);
-        if (h != null) {
-            for (Member m : List.copyOf(h)) {
+        factory.scheduler().run(() -> {
+            for (PortMember m : s.holders()) {
                 m.failed(to, error);
             }
-        }
+        });
     }
 
-    // ------------------------------------------------------------------ sending
+    // ------------------------------------------------------------------ sending (any loop)
 
-    /** The socket bound to {@code from}, else the first unicast socket of {@code to}'s family; null when none. */
+    /**
+     * The socket a reply to {@code to} leaves from: bound to {@code from} (seed 002 §4) — the one
+     * being read on this thread when it is one of that address's —, else the first unicast socket
+     * of {@code to}'s family; null when none.
+     */
     UdpEndpoint replySocket(InetSocketAddress to, InetAddress from) {
-        SharedSocket s = from == null ? null : sockets.get(new Key(Kind.OWN_UNICAST, WireAddress.unmap(from)));
+        SharedSocket s = from == null ? null : unicast.get(WireAddress.unmap(from));
         if (s == null) {
             s = firstUnicast(UdpSetup.isV4(to.getAddress()));
         }
-        return s == null ? null : s.endpoint();
+        if (s == null) {
+            return null;
+        }
+        UdpEndpoint reading = CONTEXT.get().reading;
+        return reading != null && s.owns(reading) ? reading : s.endpoint();
     }
 
     private SharedSocket firstUnicast(boolean v4) {
-        for (SharedSocket s : sockets.values()) {
-            if (s.kind == Kind.OWN_UNICAST && (s.bound instanceof Inet4Address) == v4) {
+        for (SharedSocket s : unicast.values()) {
+            if ((s.bound instanceof Inet4Address) == v4) {
                 return s;
             }
         }
@@ -258,25 +312,24 @@ final class PortGroup implements SharedSocket.Reader {
     }
 
     /**
-     * Sends through {@code via} for {@code from}: at once, or, on the reader loop while one of the
-     * port's sockets is being read, at the end of that read (true: taken).
+     * Sends through {@code via} for {@code from}: at once, or, on a thread reading one of the
+     * port's sockets, with that read's others (true: taken).
      */
-    boolean send(Member from, UdpEndpoint via, ByteBuf data, InetSocketAddress to) {
-        if (reading != null && factory.onReaderLoop()) {
-            held.add(new Held(from, via, data, to));
+    boolean send(PortMember from, UdpEndpoint via, ByteBuf data, InetSocketAddress to) {
+        ReadContext ctx = CONTEXT.get();
+        if (ctx.reading != null && ctx.reading != via) {
+            ctx.held.add(new Held(from, via, data, to));
             return true;
         }
+        // the socket being read: Netty writes it with the read's other answers (one sendmmsg)
         return via.send(data, to, null, from.outcome(to));
     }
 
     @Override
-    public void reading(SharedSocket s) {
-        reading = s;
-    }
-
-    @Override
-    public void burstEnd(SharedSocket s) {
-        reading = null;
+    public void burstEnd(SharedSocket s, UdpEndpoint e) {
+        ReadContext ctx = CONTEXT.get();
+        ctx.reading = null;
+        List<Held> held = ctx.held;
         while (!held.isEmpty()) {
             UdpEndpoint via = held.get(0).via();
             via.sendTogether(() -> {

@@ -1,12 +1,17 @@
 package lookout.engine.pva.udp;
 
 import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import lookout.engine.api.Scheduler;
 import lookout.engine.config.Config;
 import lookout.engine.core.Service;
@@ -28,6 +33,15 @@ import lookout.engine.seams.PvaPorts;
  * a reload that moves {@code broadcast_port} or turns the server on or off needs nothing here:
  * the services close their old hold and open a new one.
  *
+ * <p>A listener that asks for readers ({@link Interest#readers()}: the PVA server's responder, one
+ * per core by default) has its sockets read on responder loops of their own, never on the engine
+ * loop: each of its unicast addresses gets that many {@code SO_REUSEPORT} sockets, one per loop
+ * (the kernel spreads senders among them), its broadcast and group sockets one each. The engine
+ * loop then carries only what the engine loop's listeners (the client) want of them.
+ *
+ * <p>Who else listens on each port is checked every {@value #SHARING_CHECK_S} s and on every bind
+ * change of ours ({@link PortNeighbours}): unicast forwarding (seed 002 §5) is for them.
+ *
  * <p>Java has no IP_PKTINFO, so the destination of a datagram is known from the socket it reached:
  * one socket per local unicast address, one per interface broadcast address, one per forwarding
  * group joined on loopback, and the port's wildcard socket for everything else (on epoll it also
@@ -35,16 +49,23 @@ import lookout.engine.seams.PvaPorts;
  * All share the port with other PVA processes (SO_REUSEADDR, as PVXS and core-pva set it).
  *
  * <p>Concurrency: the port groups, listeners and holds are confined to the engine loop; each
- * socket's receiver runs on the owner's one loop of the I/O group and only decodes and hops onto
- * the engine loop.
+ * socket's receiver runs on the loop that reads it, decodes, and delivers there to concurrent
+ * listeners and through a hop onto the engine loop to the others.
  */
 public final class PortOwner implements Service, PvaPorts, SocketFactory {
+
+    /** How often who else listens on each port is checked again. */
+    static final int SHARING_CHECK_S = 5;
 
     private ServiceContext ctx;
     private EventLoop loop;
     private Transport transport;
     private final Map<Integer, PortGroup> groups = new HashMap<>();
     private final List<SearchSocket> searchSockets = new ArrayList<>();
+    /** Responder loops by their number: a reload asking for another number gets a group of its own. */
+    private final Map<Integer, EventLoopGroup> responders = new TreeMap<>();
+    private Scheduler.Cancellable sharingCheck = Scheduler.Cancellable.NONE;
+    private boolean sharingCheckPending;
 
     @Override
     public String name() {
@@ -57,6 +78,8 @@ public final class PortOwner implements Service, PvaPorts, SocketFactory {
         this.ctx = context;
         this.loop = context.io().next();
         this.transport = Transport.of(context.io());
+        sharingCheck = context.scheduler().scheduleAtFixedRate(this::checkSharing, SHARING_CHECK_S, SHARING_CHECK_S,
+                TimeUnit.SECONDS);
     }
 
     @Override
@@ -66,6 +89,7 @@ public final class PortOwner implements Service, PvaPorts, SocketFactory {
 
     @Override
     public void stop() {
+        sharingCheck.cancel();
         for (PortGroup g : List.copyOf(groups.values())) {
             g.closeAll();
         }
@@ -74,6 +98,10 @@ public final class PortOwner implements Service, PvaPorts, SocketFactory {
             s.close();
         }
         searchSockets.clear();
+        for (EventLoopGroup g : responders.values()) {
+            g.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
+        responders.clear();
     }
 
     @Override
@@ -99,8 +127,26 @@ public final class PortOwner implements Service, PvaPorts, SocketFactory {
 
     private PortGroup newGroup(int port) {
         PortGroup[] made = new PortGroup[1];
-        made[0] = new PortGroup(this, port, () -> groups.remove(made[0].port(), made[0]));
+        made[0] = new PortGroup(this, port, () -> groups.remove(made[0].port(), made[0]), this::sharingChanged);
         return made[0];
+    }
+
+    /** A bind of ours changed: who else listens is checked again, once, after what changes with it. */
+    private void sharingChanged() {
+        if (!sharingCheckPending && ctx != null) {
+            sharingCheckPending = true;
+            ctx.scheduler().execute(this::checkSharing);
+        }
+    }
+
+    /** Engine loop: how many sockets of other processes each port has now. */
+    void checkSharing() {
+        sharingCheckPending = false;
+        for (PortGroup g : List.copyOf(groups.values())) {
+            if (g.port() != 0) {
+                g.others(PortNeighbours.others(g.port()));
+            }
+        }
     }
 
     @Override
@@ -131,8 +177,16 @@ public final class PortOwner implements Service, PvaPorts, SocketFactory {
     }
 
     @Override
-    public boolean onReaderLoop() {
-        return loop.inEventLoop();
+    public EventLoop loop(int readers, int index) {
+        if (readers <= 0) {
+            return loop;
+        }
+        EventLoopGroup g = responders.computeIfAbsent(readers, n -> new MultiThreadIoEventLoopGroup(n,
+                new DefaultThreadFactory("lookout-pva-responder", true), transport.ioHandlerFactory()));
+        // a group's next() is round robin: walk to the index-th loop of a stable order
+        List<EventLoop> loops = new ArrayList<>();
+        g.forEach(e -> loops.add((EventLoop) e));
+        return loops.get(Math.floorMod(index, loops.size()));
     }
 
     @Override
@@ -140,9 +194,10 @@ public final class PortOwner implements Service, PvaPorts, SocketFactory {
         return transport == Transport.EPOLL;
     }
 
-    /** Every PVA UDP socket comes through here: Netty-read on the owner's one loop. */
+    /** Every PVA UDP socket comes through here: Netty-read on {@code on}. */
     @Override
-    public UdpEndpoint open(InetSocketAddress local, UdpOptions options, UdpReceiver receiver) throws IOException {
-        return Udp.netty(loop, local, options, receiver);
+    public UdpEndpoint open(EventLoop on, InetSocketAddress local, UdpOptions options, UdpReceiver receiver)
+            throws IOException {
+        return Udp.netty(on, local, options, receiver);
     }
 }

@@ -42,7 +42,7 @@ final class SearchSocket implements PvaPorts.Port, UdpReceiver {
         this.onClose = onClose;
         UdpOptions o = UdpOptions.DEFAULTS.withBroadcast(true).withReceiveBuffer(UdpSetup.RECEIVE_BUFFER)
                 .withMaxPerRead(UdpSetup.CLIENT_PER_READ);
-        this.endpoint = factory.open(new InetSocketAddress(UdpSetup.ANY_V4, 0), o, this);
+        this.endpoint = factory.open(factory.loop(0, 0), new InetSocketAddress(UdpSetup.ANY_V4, 0), o, this);
         this.arrival = new Arrival(Kind.SEARCH_SOCKET, UdpSetup.ANY_V4, null);
     }
 

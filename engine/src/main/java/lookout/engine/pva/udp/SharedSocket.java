@@ -3,7 +3,7 @@ package lookout.engine.pva.udp;
 import io.netty.buffer.Unpooled;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import lookout.engine.api.Scheduler;
+import java.util.Arrays;
 import lookout.engine.net.HostPort;
 import lookout.engine.net.NetError;
 import lookout.engine.net.UdpEndpoint;
@@ -14,27 +14,27 @@ import lookout.engine.seams.PvaPorts.Arrival;
 import lookout.engine.seams.PvaPorts.Kind;
 
 /**
- * One listening socket of a port: its kind and the address it is bound to. Its receiver decodes
- * each datagram once, on the reader loop (the codec is pure), and hands it to its {@link Reader}
- * on the engine loop.
+ * One listening socket of a port — or, for a unicast address read on several loops, the
+ * {@code SO_REUSEPORT} sockets bound to it, one per loop: its kind, the address it is bound to,
+ * and the members holding it. Its receiver decodes each datagram once, on the loop that read it
+ * (the codec is pure), and hands it to its {@link Reader} there.
  *
- * <p>Concurrency: {@link #datagram} and {@link #burstEnd} run on the reader loop and touch only
- * what is final here; {@code endpoint} is set once, before the first datagram.
+ * <p>Concurrency: {@link #datagram} and {@link #burstEnd} run on the reading loops and touch only
+ * what is final or volatile here; {@code endpoints} and {@code holders} are written on the engine
+ * loop (copy on write) before and while datagrams are read.
  */
 final class SharedSocket implements UdpReceiver {
 
     /** Who the socket's datagrams go to: its port. */
     interface Reader {
-        /** On the reader loop: a read of {@code s} starts or goes on. */
-        void reading(SharedSocket s);
+        /** On the reading loop: one datagram of {@code s}, read through {@code e}, decoded. */
+        void received(SharedSocket s, UdpEndpoint e, DatagramContents contents, InetSocketAddress source,
+                      InetAddress destination);
 
-        /** On the engine loop: one datagram of {@code s}, decoded. */
-        void deliver(SharedSocket s, DatagramContents contents, InetSocketAddress source, InetAddress destination);
+        /** On the reading loop: the read of {@code e} ended. */
+        void burstEnd(SharedSocket s, UdpEndpoint e);
 
-        /** On the reader loop: the read of {@code s} ended. */
-        void burstEnd(SharedSocket s);
-
-        /** On the engine loop: an error of {@code s} itself ({@code to} null) or of a send without outcome. */
+        /** On the reading loop: an error of {@code s} itself ({@code to} null) or of a send without outcome. */
         void failed(SharedSocket s, NetError error, InetSocketAddress to);
     }
 
@@ -43,52 +43,124 @@ final class SharedSocket implements UdpReceiver {
     final InetAddress bound;
     /** The arrival of every datagram of this socket, or null when it depends on the datagram (the wildcard). */
     final Arrival arrival;
+    /** Read on responder loops (a listener that asked for readers), not the engine loop's own. */
+    final boolean responders;
     private final Reader reader;
-    private final Scheduler scheduler;
-    private volatile UdpEndpoint endpoint;
+    private volatile UdpEndpoint[] endpoints = new UdpEndpoint[0];
+    private volatile PortMember[] holders = new PortMember[0];
+    private volatile boolean closed;
 
     /** @param replyFrom where replies to its datagrams leave from (its own address; a broadcast's interface address) */
-    SharedSocket(Kind kind, InetAddress bound, InetAddress replyFrom, Reader reader, Scheduler scheduler) {
+    SharedSocket(Kind kind, InetAddress bound, InetAddress replyFrom, boolean responders, Reader reader) {
         this.kind = kind;
+        this.responders = responders;
         this.bound = bound;
         this.arrival = kind == Kind.WILDCARD ? null : new Arrival(kind, bound, replyFrom);
         this.reader = reader;
-        this.scheduler = scheduler;
     }
 
+    /** One more socket bound to this address (engine loop). */
     void opened(UdpEndpoint e) {
-        this.endpoint = e;
+        UdpEndpoint[] next = Arrays.copyOf(endpoints, endpoints.length + 1);
+        next[endpoints.length] = e;
+        endpoints = next;
     }
 
+    /** The first socket: where sends leave from when no read of this address is under way. */
     UdpEndpoint endpoint() {
-        return endpoint;
+        return endpoints[0];
+    }
+
+    /** True when {@code e} is one of this address's sockets. */
+    boolean owns(UdpEndpoint e) {
+        for (UdpEndpoint x : endpoints) {
+            if (x == e) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** How many sockets are bound to this address (one per reading loop). */
+    int readers() {
+        return endpoints.length;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    // ------------------------------------------------------------------ holders (engine loop)
+
+    void hold(PortMember m) {
+        if (!heldBy(m)) {
+            PortMember[] next = Arrays.copyOf(holders, holders.length + 1);
+            next[holders.length] = m;
+            holders = next;
+        }
+    }
+
+    /** Lets go for {@code m}; true when nobody holds it any more. */
+    boolean release(PortMember m) {
+        PortMember[] h = holders;
+        for (int i = 0; i < h.length; i++) {
+            if (h[i] == m) {
+                PortMember[] next = new PortMember[h.length - 1];
+                System.arraycopy(h, 0, next, 0, i);
+                System.arraycopy(h, i + 1, next, i, h.length - i - 1);
+                holders = next;
+                break;
+            }
+        }
+        return holders.length == 0;
+    }
+
+    /** Any thread. */
+    boolean heldBy(PortMember m) {
+        for (PortMember x : holders) {
+            if (x == m) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    PortMember[] holders() {
+        return holders;
     }
 
     /** {@code host:port} as bound. */
     String label() {
-        return HostPort.format(bound, endpoint.localAddress().getPort());
+        return HostPort.format(bound, endpoint().localAddress().getPort());
     }
 
     void close() {
-        endpoint.close();
+        closed = true;
+        for (UdpEndpoint e : endpoints) {
+            e.close();
+        }
     }
+
+    // ------------------------------------------------------------------ UdpReceiver (reading loops)
 
     @Override
     public void datagram(UdpEndpoint from, byte[] data, int length, InetSocketAddress sender, InetAddress destination,
                          boolean truncated) {
+        if (closed) {
+            return;
+        }
         // a longer datagram arrives cut: decoding it fails and the listeners count it as malformed
         DatagramContents contents = PvaCodec.decodeDatagram(Unpooled.wrappedBuffer(data, 0, length));
-        reader.reading(this);
-        scheduler.run(() -> reader.deliver(this, contents, sender, destination));
+        reader.received(this, from, contents, sender, destination);
     }
 
     @Override
     public void burstEnd(UdpEndpoint from) {
-        reader.burstEnd(this);
+        reader.burstEnd(this, from);
     }
 
     @Override
     public void sendFailed(UdpEndpoint from, NetError error, InetSocketAddress to) {
-        scheduler.run(() -> reader.failed(this, error, to));
+        reader.failed(this, error, to);
     }
 }

@@ -1,5 +1,6 @@
 package lookout.engine.pva.udp;
 
+import io.netty.channel.EventLoop;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import lookout.engine.api.Scheduler;
@@ -7,18 +8,21 @@ import lookout.engine.net.UdpEndpoint;
 import lookout.engine.net.UdpOptions;
 import lookout.engine.net.UdpReceiver;
 
-/** Where the port owner's parts open their sockets and find the engine loop. */
+/** Where the port owner's parts open their sockets and find their loops. */
 interface SocketFactory {
 
-    /** The engine loop's scheduler: deliveries and send outcomes hop onto it. */
+    /** The engine loop's scheduler: deliveries to listeners that are not concurrent, and their send outcomes, hop onto it. */
     Scheduler scheduler();
-
-    /** True on the loop every socket of the owner is read on. */
-    boolean onReaderLoop();
 
     /** True where each datagram's destination can be learnt (IP_RECVORIGDSTADDR: epoll). */
     boolean knowsDestinations();
 
-    /** An endpoint on {@code local}, read by Netty on the reader loop, bound before this returns. */
-    UdpEndpoint open(InetSocketAddress local, UdpOptions options, UdpReceiver receiver) throws IOException;
+    /**
+     * The loop a socket is read on: the engine loop's own I/O loop for a listener read there
+     * ({@code readers} 0), else responder loop {@code index} of {@code readers}.
+     */
+    EventLoop loop(int readers, int index);
+
+    /** An endpoint on {@code local}, read by Netty on {@code loop}, bound before this returns. */
+    UdpEndpoint open(EventLoop loop, InetSocketAddress local, UdpOptions options, UdpReceiver receiver) throws IOException;
 }

@@ -93,6 +93,38 @@ class NameServerBacklogTest {
         }
     }
 
+    @Test
+    void theSkipIsAbove64KiBQueuedWhicheverWayTheQueueMoves() {
+        // Netty's writability keeps a connection unwritable until its queue falls below the low
+        // water mark (32 KiB by default): §6 skips only while more than 64 KiB is queued
+        io.netty.channel.embedded.EmbeddedChannel ch = new io.netty.channel.embedded.EmbeddedChannel();
+        try {
+            assertThat(NameServerConnection.backlogged(ch)).isFalse();
+            ch.write(Unpooled.wrappedBuffer(new byte[30 * 1024]));
+            ch.write(Unpooled.wrappedBuffer(new byte[40 * 1024]));
+            io.netty.channel.ChannelOutboundBuffer out = ch.unsafe().outboundBuffer();
+            assertThat(ch.isWritable()).isFalse();
+            assertThat(NameServerConnection.backlogged(ch)).isTrue();
+            // the first 30 KiB leave: 40 KiB (and Netty's per-message overhead) still queued —
+            // still unwritable by Netty's flag, no longer backlogged by §6
+            out.addFlush();
+            out.removeBytes(30 * 1024);
+            long queued = out.totalPendingWriteBytes();
+            assertThat(queued).isBetween(40L * 1024, 41L * 1024);
+            assertThat(ch.isWritable()).isFalse();
+            assertThat(NameServerConnection.backlogged(ch)).isFalse();
+            // up to exactly 64 KiB is not "more than"; one byte more is
+            long perMessage = queued - 40L * 1024;
+            ch.write(Unpooled.wrappedBuffer(new byte[(int) (64L * 1024 - queued - perMessage)]));
+            assertThat(out.totalPendingWriteBytes()).isEqualTo(64L * 1024);
+            assertThat(NameServerConnection.backlogged(ch)).isFalse();
+            ch.write(Unpooled.wrappedBuffer(new byte[1]));
+            assertThat(NameServerConnection.backlogged(ch)).isTrue();
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
     private static byte[] bytes(ByteBuf b) {
         byte[] a = new byte[b.readableBytes()];
         b.readBytes(a);

@@ -223,18 +223,60 @@ class PvaClientServiceTest {
     }
 
     @Test
-    void wantedNamesStayWhileWanted() {
+    void wantedNamesStayUntilReleasedKeepingTheirPlace() {
         start(List.of(), List.of());
-        for (int i = 0; i < 5; i++) {
-            ctx.virtual().call(() -> {
-                svc.want("wanted:pv");
-                return null;
-            });
-            ctx.virtual().advance(Duration.ofSeconds(10));
-        }
+        assertThat(ctx.virtual().call(() -> svc.want("wanted:pv"))).isEqualTo(ResolvedNames.Want.NEW);
+        ctx.virtual().advance(Duration.ofSeconds(100));
+        // kept through every sweep, searching on: its attempt count grew
         assertThat(snap().channelCount()).isEqualTo(1);
-        ctx.virtual().advance(Duration.ofSeconds(30));
+        int attempts = ctx.virtual().call(() -> (int) svc.channel("wanted:pv").attempts);
+        assertThat(attempts).isGreaterThan(10);
+        assertThat(ctx.virtual().call(() -> svc.want("wanted:pv"))).isEqualTo(ResolvedNames.Want.EXISTING);
+        assertThat(ctx.virtual().call(() -> (int) svc.channel("wanted:pv").attempts)).isEqualTo(attempts);
+        ctx.virtual().call(() -> {
+            svc.release("wanted:pv");
+            return null;
+        });
+        // released: gone at once
         assertThat(snap().channelCount()).isZero();
+        // a watched name wanted and released stays watched
+        ctx.virtual().call(() -> {
+            svc.searchPv("op:pv");
+            return null;
+        });
+        assertThat(ctx.virtual().call(() -> svc.want("op:pv"))).isEqualTo(ResolvedNames.Want.EXISTING);
+        ctx.virtual().call(() -> {
+            svc.release("op:pv");
+            return null;
+        });
+        assertThat(snap().channelCount()).isEqualTo(1);
+    }
+
+    @Test
+    void stopSearchingStopsAtOnce() throws Exception {
+        start(List.of(), List.of());
+        ctx.virtual().call(() -> {
+            svc.searchPv("op:stop");
+            return null;
+        });
+        ctx.virtual().advance(Duration.ofSeconds(5));
+        long before = ctx.virtual().call(() -> (long) svc.channel("op:stop").searches);
+        assertThat(before).isGreaterThan(2);
+        ctx.virtual().call(() -> {
+            svc.dropPv("op:stop");
+            return null;
+        });
+        ctx.virtual().advance(Duration.ofSeconds(9));
+        // still cached (§3.1), no longer searched
+        assertThat(ctx.virtual().call(() -> (long) svc.channel("op:stop").searches)).isEqualTo(before);
+        assertThat(snap().buckets().stream().mapToInt(Integer::intValue).sum()).isZero();
+        // searched again before it went: back into the ring, from the cursor
+        ctx.virtual().call(() -> {
+            svc.searchPv("op:stop");
+            return null;
+        });
+        ctx.virtual().advance(Duration.ofSeconds(2));
+        assertThat(ctx.virtual().call(() -> (long) svc.channel("op:stop").searches)).isGreaterThan(before);
     }
 
     @Test

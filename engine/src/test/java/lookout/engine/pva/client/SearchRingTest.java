@@ -193,6 +193,41 @@ class SearchRingTest {
     }
 
     @Test
+    void cohortSplittingDefersBehindTheCursorBucketByOneTick() {
+        // 300 saturated channels in the bucket drained next, nothing in the one after it: their
+        // target is that same bucket again and the following bucket is the cursor's (§3.2)
+        Driver d = new Driver(S);
+        List<PvChannel> cohort = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            PvChannel c = new PvChannel("s" + i, i);
+            c.attempts = 29;
+            d.ring.place(c, 0);
+            cohort.add(c);
+        }
+        d.runUntil(S); // the tick at 1 s drains bucket 0
+        assertThat(d.searches).hasSize(300);
+        // split: no more than 100 above the following bucket, the rest waiting for it
+        int kept = d.ring.bucketSize(0);
+        assertThat(kept).isLessThan(300);
+        assertThat(kept - d.ring.deferredSize()).isLessThanOrEqualTo(100);
+        assertThat(kept + d.ring.deferredSize()).isEqualTo(300);
+        // the next tick drains bucket 1 without them: they join it afterwards
+        d.runUntil(2 * S);
+        assertThat(d.searches).hasSize(300);
+        assertThat(d.ring.deferredSize()).isZero();
+        assertThat(d.ring.bucketSize(1)).isEqualTo(300 - kept);
+        // each channel searched again after 30 s (kept) or 31 s (deferred), never sooner
+        d.runUntil(40 * S);
+        for (PvChannel c : cohort) {
+            List<Long> t = timesOf(d, c.cid);
+            assertThat(t).hasSize(2);
+            assertThat(t.get(1) - t.get(0)).isIn(30 * S, 31 * S);
+        }
+        long late = cohort.stream().filter(c -> timesOf(d, c.cid).get(1) - timesOf(d, c.cid).get(0) == 31 * S).count();
+        assertThat(late).isEqualTo(300 - kept);
+    }
+
+    @Test
     void hurryUpRunsOneFastRevolutionThenHoldsOff() {
         Driver d = new Driver(S);
         PvChannel a = new PvChannel("a", 1);

@@ -49,11 +49,15 @@ final class TestContext extends TestServiceContext {
         }
     }
 
+    /** No checks of claimed servers within a test (a day between them): tests of them turn them on. */
+    static final PvaConfig.PvaServerConfig NO_CHECKS = new PvaConfig.PvaServerConfig(false, false, 5000, 100, 1250, 90,
+            86_400, 30, 0);
+
     /** A loopback-only PVA configuration: auto address lists off (COMMON.md). */
     static PvaConfig pva(List<PvaConfig.PvaAddress> addrList, List<PvaConfig.PvaAddress> nameServers,
                          int broadcastPort, List<String> watch, List<String> ignoreGuids) {
         return new PvaConfig(addrList, false, nameServers, broadcastPort, 5075, List.of(), false, List.of(),
-                new PvaConfig.PvaServerConfig(false, false), watch, false, ignoreGuids);
+                NO_CHECKS, watch, false, ignoreGuids);
     }
 
     static Config config(PvaConfig pva) {

@@ -4,14 +4,21 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import lookout.engine.seams.ResolvedNames;
 
-/** What the PVA client would have resolved, set by the test; records want() calls. */
+/** What the PVA client would have resolved, set by the test; records want() and release() calls. */
 final class FakeResolved implements ResolvedNames {
     final Map<String, Resolution> map = new ConcurrentHashMap<>();
     final List<String> wanted = java.util.Collections.synchronizedList(new ArrayList<>());
-    final List<Listener> listeners = new ArrayList<>();
+    final List<String> released = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Names the client searches for reasons of its own (watched). */
+    final Set<String> own = ConcurrentHashMap.newKeySet();
+    /** Endpoints the engine's own client searches from. */
+    final Set<InetSocketAddress> ownSearchers = ConcurrentHashMap.newKeySet();
+    final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
     @Override
     public Resolution lookup(String name) {
@@ -19,8 +26,24 @@ final class FakeResolved implements ResolvedNames {
     }
 
     @Override
-    public void want(String name) {
+    public List<Resolution> resolutions() {
+        return List.copyOf(map.values());
+    }
+
+    @Override
+    public Want want(String name) {
         wanted.add(name);
+        return own.contains(name) || map.containsKey(name) ? Want.EXISTING : Want.NEW;
+    }
+
+    @Override
+    public void release(String name) {
+        released.add(name);
+    }
+
+    @Override
+    public boolean isOwnSearcher(InetSocketAddress endpoint) {
+        return ownSearchers.contains(endpoint);
     }
 
     @Override

@@ -28,6 +28,7 @@ class ForwardingNetnsTest {
     @Test
     void twoServersShareThePortAndAUnicastSearchReachesBoth() throws Exception {
         assertAllPass(run("shared"), List.of("child server started", "forwarding active",
+                "each server sees the other on the port",
                 "unicast search answered by both servers", "replies come from the address searched",
                 "unicast discovery ping reaches both processes"));
     }
@@ -40,10 +41,20 @@ class ForwardingNetnsTest {
     }
 
     @Test
+    void unicastSearchesAreForwardedOnlyWhenAnotherServerListensAndItGetsEachOnce() throws Exception {
+        assertAllPass(run("neighbour"), List.of("forwarding active", "alone on the port",
+                "alone: each unicast search answered once, none forwarded", "second server on the port",
+                "the second server is seen", "shared: each unicast search answered once here",
+                "shared: each forwarded once, our own copy dropped",
+                "the second server got every unicast search exactly once"));
+    }
+
+    @Test
     void eachReceiveRuleDropsAndCounts() throws Exception {
         assertAllPass(run("rules"), List.of("control: tagged search on loopback group answered",
-                "rule 1 tag only on loopback group", "rule 2 at most one tag", "rule 3 never re-forwarded",
+                "rule 1 tag only on loopback group", "rule 2 at most one tag", "rule 3 answered, never re-forwarded",
                 "rule 4 multicast source ignored", "all-zero reply address dropped",
-                "dropped datagrams were not forwarded", "unicast search forwarded and answered once"));
+                "dropped datagrams were not forwarded", "unicast search alone on the port answered once, not forwarded",
+                "reply from 127.0.0.1:5076"));
     }
 }

@@ -106,6 +106,31 @@ class NameServerTcpTest {
         }
     }
 
+    @Test
+    void aTcpClientIsOneAskerPerConnectionAndItsOwnConnectionIsNeverWanted() throws Exception {
+        try (Socket a = handshake(); Socket b = handshake()) {
+            a.getOutputStream().write(tcpSearch(0, "tcp:one", "tcp:two"));
+            b.getOutputStream().write(tcpSearch(0, "tcp:three"));
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> resolved.wanted.size() == 3);
+            assertThat(resolved.wanted).containsExactlyInAnyOrder("tcp:one", "tcp:two", "tcp:three");
+            List<String> clients = h.serverSnapshot().onDemand().topClients().stream()
+                    .map(c -> c.client() + "=" + c.unresolved()).toList();
+            assertThat(clients).containsExactlyInAnyOrder("tcp 127.0.0.1:" + a.getLocalPort() + "=2",
+                    "tcp 127.0.0.1:" + b.getLocalPort() + "=1");
+        }
+        // the engine's own client searching over a connection of its own: answered, never wanted
+        try (Socket own = handshake()) {
+            resolved.ownSearchers.add(new InetSocketAddress("127.0.0.1", own.getLocalPort()));
+            own.getOutputStream().write(tcpSearch(Pva.SEARCH_MUST_REPLY, "own:pv", "demo:pv"));
+            DataInputStream in = new DataInputStream(own.getInputStream());
+            PvaMessage m = readFrame(in);
+            assertThat(m).isInstanceOf(SearchResponse.class);
+            assertThat(((SearchResponse) m).cids()).containsExactly(2);
+            assertThat(resolved.wanted).doesNotContain("own:pv");
+            assertThat(h.serverSnapshot().ownSearches()).isEqualTo(1);
+        }
+    }
+
     private void assertStillServing() throws Exception {
         try (Socket s = handshake()) {
             s.getOutputStream().write(RawPva.bytes(SearchRequest.discoveryPing(0)));

@@ -194,7 +194,22 @@ public final class PvaServerBench {
             }
 
             @Override
-            public void want(String name) {
+            public java.util.List<Resolution> resolutions() {
+                return java.util.List.copyOf(table.values());
+            }
+
+            @Override
+            public Want want(String name) {
+                return Want.REFUSED;
+            }
+
+            @Override
+            public void release(String name) {
+            }
+
+            @Override
+            public boolean isOwnSearcher(java.net.InetSocketAddress endpoint) {
+                return false;
             }
 
             @Override

@@ -44,7 +44,7 @@ class SendFailuresTest {
             public Port searchSocket(Receiver receiver) {
                 return new NoPort();
             }
-        }, List.of(), 5076, true, false);
+        }, List.of(), 5076, true, false, 0);
         udp.beaconDestinations(List.of(BEACONS));
     }
 

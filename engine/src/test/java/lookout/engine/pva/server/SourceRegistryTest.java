@@ -5,11 +5,41 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import lookout.engine.net.HostPort;
+import lookout.engine.testing.VirtualScheduler;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class SourceRegistryTest {
 
     static final String GUID = "0102030405060708090a0b0c";
+    static final Asker CLIENT = Asker.udp(HostPort.literal("127.0.0.9"));
+
+    final VirtualScheduler clock = new VirtualScheduler();
+
+    @AfterEach
+    void close() {
+        clock.close();
+    }
+
+    /** A name-server source over {@code fr}, with the default limits, started. */
+    NameServerSource source(FakeResolved fr) {
+        NameServerSource s = new NameServerSource(fr, new OnDemandNames(new OnDemandNames.Limits(5000, 100, 1250,
+                TimeUnit.SECONDS.toNanos(90)), clock.nanoTime()), clock);
+        clock.call(() -> {
+            s.start();
+            return null;
+        });
+        return s;
+    }
+
+    /** One search by {@link #CLIENT}, then whatever it handed the engine loop. */
+    SearchOperation search(SourceRegistry reg, String[] names, int[] cids) {
+        SearchOperation op = reg.search(new SearchOperation(names, cids, CLIENT, false, clock.nanoTime()));
+        clock.runPending();
+        return op;
+    }
 
     @Test
     void allNamesOfferedToSourcesInOrderInOneOperation() {
@@ -49,7 +79,7 @@ class SourceRegistryTest {
         SourceRegistry reg = new SourceRegistry();
         int c0 = reg.changeCount();
         FakeResolved fr = new FakeResolved();
-        NameServerSource s = new NameServerSource(fr);
+        NameServerSource s = source(fr);
         reg.add(s);
         int c1 = reg.changeCount();
         assertThat(c1).isNotEqualTo(c0);
@@ -61,14 +91,13 @@ class SourceRegistryTest {
     @Test
     void nameServerClaimsOnlyResolvedNamesAndWantsTheRest() {
         FakeResolved fr = new FakeResolved();
-        NameServerSource s = new NameServerSource(fr);
-        fr.addListener(s);
+        NameServerSource s = source(fr);
         SourceRegistry reg = new SourceRegistry();
         reg.add(s);
         InetSocketAddress real = new InetSocketAddress("127.0.0.5", 5075);
         fr.resolve("known", GUID, real);
 
-        SearchOperation op = reg.search(new String[] {"known", "unknown"}, new int[] {1, 2});
+        SearchOperation op = search(reg, new String[] {"known", "unknown"}, new int[] {1, 2});
         assertThat(op.isClaimed(0)).isTrue();
         assertThat(op.isClaimed(1)).isFalse();
         assertThat(fr.wanted).containsExactly("unknown");
@@ -78,15 +107,34 @@ class SourceRegistryTest {
 
         // §4: a withdrawn resolution (server lost) is never claimed again
         fr.withdraw("known");
-        SearchOperation again = reg.search(new String[] {"known"}, new int[] {1});
+        SearchOperation again = search(reg, new String[] {"known"}, new int[] {1});
         assertThat(again.claimedCount()).isZero();
         assertThat(fr.wanted).containsExactly("unknown", "known");
+        // asked again: known already, not wanted twice
+        search(reg, new String[] {"unknown"}, new int[] {2});
+        assertThat(fr.wanted).containsExactly("unknown", "known");
+    }
+
+    @Test
+    void theEnginesOwnSearchesAreAnsweredButNeverWanted() {
+        FakeResolved fr = new FakeResolved();
+        NameServerSource s = source(fr);
+        SourceRegistry reg = new SourceRegistry();
+        reg.add(s);
+        fr.resolve("known", GUID, new InetSocketAddress("127.0.0.5", 5075));
+        SearchOperation op = reg.search(new SearchOperation(new String[] {"known", "op:pv"}, new int[] {1, 2}, CLIENT,
+                true, clock.nanoTime()));
+        clock.runPending();
+        assertThat(op.isClaimed(0)).isTrue();
+        assertThat(op.isClaimed(1)).isFalse();
+        assertThat(fr.wanted).isEmpty();
+        assertThat(s.ownNames()).isEqualTo(1);
     }
 
     @Test
     void namesOnDifferentServersGiveOneReplyEach() {
         FakeResolved fr = new FakeResolved();
-        NameServerSource s = new NameServerSource(fr);
+        NameServerSource s = source(fr);
         SourceRegistry reg = new SourceRegistry();
         reg.add(s);
         fr.resolve("a", GUID, new InetSocketAddress("127.0.0.5", 5075));
@@ -101,7 +149,7 @@ class SourceRegistryTest {
     @Test
     void badGuidIsNeverClaimed() {
         FakeResolved fr = new FakeResolved();
-        NameServerSource s = new NameServerSource(fr);
+        NameServerSource s = source(fr);
         SourceRegistry reg = new SourceRegistry();
         reg.add(s);
         fr.resolve("a", "xyz", new InetSocketAddress("127.0.0.5", 5075));

@@ -125,6 +125,67 @@ class PortOwnerTest {
         return ((Beacon) g.contents().frames().get(0).message()).sequence();
     }
 
+    /** A concurrent receiver (the server's responder): records the thread it was called on. */
+    static final class Responder extends Recorder {
+        final List<String> threads = new CopyOnWriteArrayList<>();
+
+        @Override
+        public boolean concurrent() {
+            return true;
+        }
+
+        @Override
+        public void datagram(DatagramContents contents, InetSocketAddress source, Arrival arrival) {
+            threads.add(Thread.currentThread().getName());
+            super.datagram(contents, source, arrival);
+        }
+    }
+
+    static byte[] search(int replyPort) {
+        ByteBuf b = Unpooled.buffer();
+        PvaCodec.encode(new lookout.engine.pva.wire.SearchRequest(1, 0, WireAddress.ANY_ZERO, replyPort,
+                List.of("tcp"), List.of(new lookout.engine.pva.wire.SearchRequest.Name(1, "x"))), b);
+        byte[] a = new byte[b.readableBytes()];
+        b.readBytes(a);
+        return a;
+    }
+
+    @Test
+    void aListenerWithReadersIsServedOnItsResponderLoopsAndTheEngineLoopGetsOnlyWhatItsListenersWant()
+            throws Exception {
+        int port = freeUdpPort();
+        Responder server = new Responder();
+        Recorder client = new Recorder() {
+            @Override
+            public boolean accepts(DatagramContents c) {
+                return c.frames().stream().anyMatch(f -> f.message() instanceof Beacon);
+            }
+        };
+        PvaPorts.Port s = listen(port, new Interest(false, List.of(new LocalAddress(LO, null)), false, false, false,
+                true, 3), server);
+        PvaPorts.Port c = listen(port, Interest.everything(), client);
+        assertThat(s.readers()).isEqualTo(3);
+        // three sockets share the address (SO_REUSEPORT): senders spread among them
+        try (DatagramSocket a = new DatagramSocket(new InetSocketAddress(LO, 0))) {
+            for (int i = 0; i < 60; i++) {
+                try (DatagramSocket from = new DatagramSocket(new InetSocketAddress(LO, 0))) {
+                    send(from, search(a.getLocalPort()), LO, port);
+                }
+            }
+            send(a, beacon(7), LO, port);
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.got.size() == 61);
+            // served where it was read, never on the engine loop nor the virtual clock's
+            assertThat(server.threads).allMatch(t -> t.startsWith("lookout-pva-responder"));
+            assertThat(server.threads.stream().distinct().count()).isGreaterThan(1);
+            // the client is handed the beacon only: the searches were not worth the hop
+            await().atMost(Duration.ofSeconds(10)).until(() -> client.got.size() == 1);
+            clock.runPending();
+            assertThat(client.got).singleElement().satisfies(g -> assertThat(sequenceOf(g)).isEqualTo(7));
+        }
+        close(c);
+        close(s);
+    }
+
     @Test
     void aUnicastReachesEveryListenerOfItsSocketOnceAndTheRestOnlyTheCatchAll() throws Exception {
         int port = freeUdpPort();

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# PVA name server, black-box (issue 18): the shipped launcher (jlink/target/lookout/bin/lookout
+# --headless) whose name-server source claims 100 000 names it resolved from a real core-pva 4.7.3
+# server, beside a core-pva PVAServer hosting the same names, in one run, inside a private network
+# namespace (unicast forwarding joins 224.0.0.128 on loopback; nothing leaves the namespace).
+#
+#   bench/pva-neighbour-bench.sh [SECONDS] [WINDOW] [SOCKETS]      (defaults 10 s, 64, 4)
+#
+# For 1, 4 and 30 names per search, each search with the Unicast flag (as a client addressing a
+# host sets it), alone on the port and then with a second PVA server sharing it (a socket bound to
+# the port and joined to the forwarding group, as PVXS and core-pva listen; Lookout then forwards
+# every unicast search to it):
+#   - closed loop (WINDOW searches outstanding, SOCKETS client sockets): names/s sustained, and
+#     the server's CPU per answered search (utime+stime of the process, all threads);
+#   - at one name per search, an open loop at the highest rate core-pva sustained in its closed
+#     loop: the share of searches answered by each, and CPU per answered search.
+# Then the resolver's cached latency (dnsperf, per-query latencies: p50, p99) quiet and beside a
+# saturating search flood on the PVA port.
+#
+# Run it alone on the machine: other load makes the figures noise. Needs: the runtime image
+# (mvn -o -q -pl jlink -am package -DskipTests), java 17, maven, cc, python3, dnsperf, dnsmasq,
+# unshare (root or user namespaces). Output: bench/out/pva-neighbour/summary.txt (and the run's
+# work directory, printed at the end). SMOKE=1 runs each measurement for 2 s, 1 500 names.
+set -euo pipefail
+SECS=${1:-10}
+WINDOW=${2:-64}
+SOCKETS=${3:-4}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+IMAGE=${LOOKOUT_IMAGE:-$ROOT/jlink/target/lookout}
+NAMES=100000
+if [ -n "${SMOKE:-}" ]; then SECS=2; NAMES=1500; fi
+
+if [ -z "${PVA_BENCH_NETNS:-}" ]; then
+  [ -x "$IMAGE/bin/lookout" ] || { echo "no runtime image at $IMAGE: mvn -o -q -pl jlink -am package -DskipTests" >&2; exit 2; }
+  (cd "$ROOT" && mvn -B -q -o -pl engine test-compile -DskipTests \
+     && mvn -B -q -o -pl engine dependency:build-classpath -Dmdep.outputFile=target/pva-bench.cp -Dmdep.includeScope=test >/dev/null)
+  mkdir -p "$ROOT/bench/target"
+  cc -O2 -Wall -o "$ROOT/bench/target/pva-load" "$ROOT/bench/pva-load.c"
+  exec unshare -n env PVA_BENCH_NETNS=1 SMOKE="${SMOKE:-}" LOOKOUT_IMAGE="$IMAGE" \
+    bash -c 'ip link set lo up && exec bash "$0" "$@"' "$0" "$@"
+fi
+
+CP="$ROOT/engine/target/test-classes:$ROOT/engine/target/classes:$(cat "$ROOT/engine/target/pva-bench.cp")"
+LOAD=$ROOT/bench/target/pva-load
+WORK=$(mktemp -d /tmp/lookout-pva-neighbour.XXXXXX)
+OUT=$ROOT/bench/out/pva-neighbour
+mkdir -p "$OUT"
+PIDS=()
+cleanup() {
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+free_udp() { python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+free_tcp() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+HZ=$(getconf CLK_TCK)
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+say() { echo "$*" | tee -a "$WORK/summary"; }
+
+# --- the two core-pva servers (PvaServerBench serve-core: 100 000 names, 127.0.0.1 only, a free
+#     UDP port): the one Lookout resolves from, and the one it is compared with
+start_core() { # NAME: sets STARTED_PID and STARTED_UDP; the server runs until its stdin (a fifo) closes
+  mkfifo "$WORK/$1.in"
+  java -Xmx1g -XX:+UseParallelGC -cp "$CP" lookout.engine.pva.server.PvaServerBench serve-core \
+    < "$WORK/$1.in" > "$WORK/$1.log" 2>&1 &
+  STARTED_PID=$!
+  exec {hold}>"$WORK/$1.in"
+  PIDS+=("$STARTED_PID")
+  for _ in $(seq 1 600); do grep -q '^READY ' "$WORK/$1.log" && break; sleep 0.2; done
+  grep -q '^READY ' "$WORK/$1.log" || { echo "core-pva did not start:"; cat "$WORK/$1.log"; exit 2; }
+  STARTED_UDP=$(awk '/^READY / {print $2; exit}' "$WORK/$1.log")
+}
+start_core source; SOURCE_UDP=$STARTED_UDP
+start_core core; CORE_PID=$STARTED_PID; CORE_UDP=$STARTED_UDP
+
+# --- an upstream for the resolver's cached name
+DNS_UP=$(free_udp)
+dnsmasq --no-daemon --no-resolv --no-hosts --port="$DNS_UP" --listen-address=127.0.0.1 --bind-interfaces \
+  --address=/bench.example/192.0.2.7 --local-ttl=86400 --pid-file="$WORK/dnsmasq.pid" > "$WORK/dnsmasq.log" 2>&1 &
+PIDS+=($!)
+
+# --- Lookout: its client watches the 100 000 names (resolved from the source), its server claims them
+UDP=$(free_udp); TCP=$(free_tcp); DNS=$(free_udp); STATUS=$(free_tcp)
+mkdir -p "$WORK/lookout/state"
+{
+  echo "resolver => { listen => [ 127.0.0.1:$DNS ], scopes => { up => { default => true, servers => [ 127.0.0.1:$DNS_UP ] } } }"
+  echo "status => { listen => 127.0.0.1:$STATUS }"
+  echo "state_dir => state"
+  echo "pva => {"
+  echo "  addr_list => [ 127.0.0.1:$SOURCE_UDP ]"
+  echo "  auto_addr_list => false"
+  echo "  beacon_addr_list => [ 127.0.0.1:$UDP ]"
+  echo "  auto_beacon_addr_list => false"
+  echo "  broadcast_port => $UDP"
+  echo "  server_port => $TCP"
+  echo "  server => { enable => true, name_server => true ${LOOKOUT_SERVER_EXTRA:-} }"
+  echo "  watch => ["
+  python3 -c "import sys; [print('    \"bench:pv:%06d\"' % i) for i in range(int(sys.argv[1]))]" "$NAMES"
+  echo "  ]"
+  echo "}"
+} > "$WORK/lookout/lookout.conf"
+(cd "$WORK/lookout" && LOOKOUT_OPTS="-Xmx1g ${LOOKOUT_JAVA_OPTS:-}" exec "$IMAGE/bin/lookout" --headless \
+   --config "$WORK/lookout/lookout.conf") > "$WORK/lookout/log" 2>&1 &
+LOOKOUT_PID=$!
+PIDS+=("$LOOKOUT_PID")
+for _ in $(seq 1 300); do grep -q 'engine running on' "$WORK/lookout/log" && break; sleep 0.2; done
+grep -q 'engine running on' "$WORK/lookout/log" || { echo "Lookout did not start:"; cat "$WORK/lookout/log"; exit 2; }
+status() { # a python expression over the /status JSON, s
+  curl -s "http://127.0.0.1:$STATUS/status" | python3 -c "import json, sys; s = json.load(sys.stdin); print($1)"
+}
+echo "waiting for Lookout to resolve the $NAMES names from core-pva ..."
+for _ in $(seq 1 900); do
+  [ "$(status 's["pva"]["resolved"]' 2>/dev/null || echo 0)" -ge "$NAMES" ] && break
+  sleep 1
+done
+RESOLVED=$(status 's["pva"]["resolved"]')
+say "machine: $(nproc) cores; names $NAMES (resolved by Lookout: $RESOLVED); $SECS s per measurement, window $WINDOW, $SOCKETS client sockets"
+say "lookout: $(status '"responder threads %d, port %s" % (s["pvaServer"]["udpThreads"], s["pvaServer"]["portSharing"])')"
+
+# --- one measurement: NAME PID PORT PER RATE -> "searches names lost secs sent skipped pending cpu_us_per_search"
+measure() {
+  local t0 t1 r
+  t0=$(ticks "$2")
+  r=$("$LOAD" "$3" "$NAMES" "$4" "$WINDOW" "$SECS" 0x80 "$SOCKETS" "$5" | awk '/^RESULT/ {print $2, $3, $4, $5, $8, $9, $10}')
+  t1=$(ticks "$2")
+  echo "$r $(awk -v a="$t0" -v b="$t1" -v hz="$HZ" -v r="$r" 'BEGIN { split(r, f, " "); printf "%.2f", (b - a) / hz / (f[1] > 0 ? f[1] : 1) * 1e6 }')"
+}
+report() { # LABEL PER RESULT
+  read -r n names lost secs sent skipped pending cpu <<< "$3"
+  awk -v l="$1" -v per="$2" -v n="$n" -v nm="$names" -v lost="$lost" -v s="$secs" -v sent="$sent" -v sk="$skipped" \
+      -v pend="$pending" -v cpu="$cpu" 'BEGIN {
+        asked = sent - pend; ans = asked > 0 ? 100 * n / asked : 0
+        printf "%-26s %2d name(s)/search: %9.0f searches/s %10.0f names/s  answered %6.2f %%  lost %d  skipped %d  CPU %6.2f us/search\n",
+               l, per, n / s, nm / s, ans, lost, sk, cpu }' | tee -a "$WORK/summary"
+}
+second_server() { # PORT: a PVA server's listening socket on the port, joined to the forwarding group
+  python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+s.bind(("0.0.0.0", int(sys.argv[1])))
+s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, socket.inet_aton("224.0.0.128") + socket.inet_aton("127.0.0.1"))
+n = 0
+while True:
+    s.recv(65536)
+    n += 1
+' "$1" > /dev/null 2>&1 &
+  echo $!
+}
+
+for share in alone shared; do
+  OTHERS=()
+  if [ "$share" = shared ]; then
+    OTHERS+=("$(second_server "$UDP")" "$(second_server "$CORE_UDP")")
+    PIDS+=("${OTHERS[@]}")
+    for _ in $(seq 1 30); do [ "$(status 's["pvaServer"]["portSharing"]')" = shared ] && break; sleep 1; done
+    say "second server on each port: Lookout sees its port $(status 's["pvaServer"]["portSharing"]')"
+  fi
+  for per in 1 4 30; do
+    "$LOAD" "$UDP" "$NAMES" "$per" "$WINDOW" 2 0x80 "$SOCKETS" > /dev/null # warm-up
+    "$LOAD" "$CORE_UDP" "$NAMES" "$per" "$WINDOW" 2 0x80 "$SOCKETS" > /dev/null
+    fwd0=$(status 's["pvaServer"]["forwarded"]')
+    L=$(measure lookout "$LOOKOUT_PID" "$UDP" "$per" 0)
+    fwd1=$(status 's["pvaServer"]["forwarded"]')
+    C=$(measure core "$CORE_PID" "$CORE_UDP" "$per" 0)
+    report "lookout ($share)" "$per" "$L"
+    report "core-pva ($share)" "$per" "$C"
+    say "  lookout forwarded $((fwd1 - fwd0)) searches meanwhile"
+    awk -v l="$L" -v c="$C" -v per="$per" 'BEGIN { split(l, a, " "); split(c, b, " ");
+      printf "  ratio lookout/core-pva at %d name(s)/search: %.2f x names/s, %.2f x CPU per search\n", per,
+             (a[2] / a[4]) / (b[2] > 0 ? b[2] / b[4] : 1), a[8] / (b[8] > 0 ? b[8] : 1) }' | tee -a "$WORK/summary"
+    if [ "$per" = 1 ]; then
+      RATE=$(awk -v c="$C" 'BEGIN { split(c, b, " "); printf "%d", b[1] / b[4] }')
+      say "  open loop at core-pva's sustained rate, $RATE searches/s:"
+      report "  lookout ($share)" 1 "$(measure lookout "$LOOKOUT_PID" "$UDP" 1 "$RATE")"
+      report "  core-pva ($share)" 1 "$(measure core "$CORE_PID" "$CORE_UDP" 1 "$RATE")"
+    fi
+  done
+  for p in "${OTHERS[@]}"; do kill "$p" 2>/dev/null || true; done
+done
+
+# --- the resolver's cached latency, quiet and beside a saturating search flood
+echo "bench.example A" > "$WORK/queries"
+dig_once() { python3 - "$DNS" <<'PY'
+import socket, sys
+q = bytes.fromhex("1234010000010000000000000562656e6368076578616d706c650000010001")
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.settimeout(2)
+s.sendto(q, ("127.0.0.1", int(sys.argv[1]))); s.recv(512)
+PY
+}
+dig_once # cached from now on
+latency() { # LABEL
+  dnsperf -s 127.0.0.1 -p "$DNS" -d "$WORK/queries" -l "$SECS" -Q 2000 -c 4 -v > "$WORK/dnsperf.out" 2>/dev/null || true
+  awk '$1 == ">" && $2 == "NOERROR" { printf "%.0f\n", $NF * 1e6 }' "$WORK/dnsperf.out" | sort -n > "$WORK/latencies"
+  awk -v l="$1" '{ x[NR] = $1 } END { if (NR == 0) { print l ": no answers"; exit }
+        printf "%-40s %d answers  p50 %d us  p99 %d us  max %d us\n", l, NR, x[int(NR * 0.5) + 1], x[int(NR * 0.99) + 1], x[NR] }' \
+    "$WORK/latencies" | tee -a "$WORK/summary"
+}
+latency "resolver cached, quiet"
+"$LOAD" "$UDP" "$NAMES" 1 4096 $((SECS + 4)) 0x80 "$SOCKETS" > "$WORK/flood.out" & FLOOD=$!
+PIDS+=("$FLOOD")
+sleep 2
+latency "resolver cached, beside a PVA flood"
+wait "$FLOOD" || true
+say "flood: $(awk '/^RESULT/ {printf "%.0f searches/s", $2 / $5}' "$WORK/flood.out")"
+say "lookout: $(status '"searches %d, replies %d, forwarded %d, drops %s" % (s["pvaServer"]["searchesReceived"], s["pvaServer"]["repliesSent"], s["pvaServer"]["forwarded"], s["pvaServer"]["drops"])')"
+cp "$WORK/summary" "$OUT/summary.txt"
+echo "work directory: $WORK; summary: $OUT/summary.txt"
