@@ -39,7 +39,7 @@ public final class PoolsView {
     @FXML private TreeTableColumn<PoolRow, String> forcedColumn;
     @FXML private TreeTableColumn<PoolRow, String> effectiveColumn;
     @FXML private TreeTableColumn<PoolRow, Number> liveColumn;
-    @FXML private TreeTableColumn<PoolRow, PoolRow> oddsColumn;
+    @FXML private TreeTableColumn<PoolRow, PoolRow.Odds> oddsColumn;
     @FXML private TreeTableColumn<PoolRow, String> noteColumn;
     @FXML private TreeTableColumn<PoolRow, String> whatIfColumn;
     @FXML private Button whatIfButton;
@@ -75,7 +75,8 @@ public final class PoolsView {
         column(effectiveColumn, r -> r.effective);
         column(liveColumn, r -> r.liveWeight);
         column(noteColumn, r -> r.note);
-        oddsColumn.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue().getValue()));
+        // bound to the value drawn, so that the cell redraws when the odds change (issue 17 item 1)
+        column(oddsColumn, r -> r.oddsShown);
         oddsColumn.setCellFactory(c -> new OddsCell());
         effectiveColumn.setCellFactory(c -> new StateCell());
         monitoredColumn.setCellFactory(c -> new StateCell());
@@ -198,7 +199,7 @@ public final class PoolsView {
      * Odds: an address or group gets a 0–100 % bar with its probability; a family in a single
      * mode gets one segmented bar whose parts are its addresses' shares (they add up to 1).
      */
-    private static final class OddsCell extends TreeTableCell<PoolRow, PoolRow> {
+    private static final class OddsCell extends TreeTableCell<PoolRow, PoolRow.Odds> {
         private final ProgressBar bar = new ProgressBar();
         private final Label text = new Label();
         private final HBox box = new HBox(6, bar, text);
@@ -206,47 +207,44 @@ public final class PoolsView {
 
         OddsCell() {
             bar.setPrefWidth(110);
+            bar.setMinWidth(40);
+            text.setMinWidth(Label.USE_PREF_SIZE);
             segments.setPrefWidth(180);
             segments.getStyleClass().add("odds-segments");
         }
 
         @Override
-        protected void updateItem(PoolRow row, boolean empty) {
-            super.updateItem(row, empty);
-            if (empty || row == null) {
+        protected void updateItem(PoolRow.Odds odds, boolean empty) {
+            super.updateItem(odds, empty);
+            if (empty || odds == null) {
                 setGraphic(null);
                 return;
             }
-            if (row.kind() == PoolRow.Kind.FAMILY && row.single.get()) {
-                var children = getTableRow() == null || getTableRow().getTreeItem() == null ? null
-                        : getTableRow().getTreeItem().getChildren();
+            if (!odds.shares().isEmpty()) {
                 segments.getChildren().clear();
-                if (children != null) {
-                    int i = 0;
-                    for (var child : children) {
-                        double p = child.getValue().odds();
-                        if (p <= 0) {
-                            continue;
-                        }
-                        javafx.scene.layout.Region seg = new javafx.scene.layout.Region();
-                        seg.getStyleClass().addAll("odds-segment", i++ % 2 == 0 ? "odds-even" : "odds-odd");
-                        seg.setPrefWidth(180 * p);
-                        seg.setMinWidth(2);
-                        seg.setPrefHeight(12);
-                        javafx.scene.control.Tooltip.install(seg, new javafx.scene.control.Tooltip(
-                                child.getValue().name() + " " + percent(p)));
-                        segments.getChildren().add(seg);
+                int i = 0;
+                for (PoolRow.Share share : odds.shares()) {
+                    double p = share.probability();
+                    if (p <= 0) {
+                        continue;
                     }
+                    javafx.scene.layout.Region seg = new javafx.scene.layout.Region();
+                    seg.getStyleClass().addAll("odds-segment", i++ % 2 == 0 ? "odds-even" : "odds-odd");
+                    seg.setPrefWidth(180 * p);
+                    seg.setMinWidth(2);
+                    seg.setPrefHeight(12);
+                    javafx.scene.control.Tooltip.install(seg, new javafx.scene.control.Tooltip(share.name() + " " + percent(p)));
+                    segments.getChildren().add(seg);
                 }
                 setGraphic(segments);
                 return;
             }
-            if (row.odds() < 0) {
+            if (odds.probability() < 0) {
                 setGraphic(null);
                 return;
             }
-            bar.setProgress(row.odds());
-            text.setText(percent(row.odds()));
+            bar.setProgress(odds.probability());
+            text.setText(percent(odds.probability()));
             setGraphic(box);
         }
 

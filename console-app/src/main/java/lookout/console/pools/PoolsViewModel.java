@@ -14,6 +14,7 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import lookout.console.widgets.Indicator;
+import lookout.console.widgets.Props;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.PoolsSnapshot;
 
@@ -186,6 +187,7 @@ public final class PoolsViewModel {
                         lr.weight.set(it.weight());
                         lr.liveWeight.set(it.dynamicWeight());
                         lr.odds.set(it.probability());
+                        Props.set(lr.oddsShown, new PoolRow.Odds(it.probability(), List.of()));
                         lr.monitored.set(monitoredState(it, monitorsByTarget.get(it.target())));
                         PoolsSnapshot.PoolMonitor forced = forcedByTarget.get(it.target());
                         lr.forced.set(forced == null ? "" : forced.forcedState());
@@ -198,6 +200,7 @@ public final class PoolsViewModel {
                         gr.weight.set(g.weight());
                         gr.liveWeight.set(g.liveWeight());
                         gr.odds.set(g.probability());
+                        Props.set(gr.oddsShown, new PoolRow.Odds(g.probability(), List.of()));
                         sync(gr, leafs);
                         groupItems.add(gr);
                     } else {
@@ -205,6 +208,15 @@ public final class PoolsViewModel {
                     }
                 }
                 sync(fr, groupItems);
+                List<PoolRow.Share> shares = new ArrayList<>();
+                if (fr.single.get()) {
+                    for (PoolRow g : groupItems) {
+                        for (PoolRow leaf : g.kind == PoolRow.Kind.GROUP ? g.children : List.of(g)) {
+                            shares.add(new PoolRow.Share(leaf.name(), leaf.odds()));
+                        }
+                    }
+                }
+                Props.set(fr.oddsShown, new PoolRow.Odds(-1, shares));
                 fams.add(fr);
             }
             rr.weight.set(total);
