@@ -77,7 +77,7 @@ public final class ConfigViewModel {
     private final ReadOnlyStringWrapper runningText = new ReadOnlyStringWrapper("");
     private final ReadOnlyLongWrapper runningVersion = new ReadOnlyLongWrapper(0);
     private final ReadOnlyStringWrapper sourceName = new ReadOnlyStringWrapper(ConfigLoader.EMBEDDED_NAME);
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private final lookout.console.widgets.Note message = new lookout.console.widgets.Note();
     private final BooleanProperty busy = new SimpleBooleanProperty(false);
     private final StringProperty readOnly = new SimpleStringProperty("");
     private final ObservableList<ConfigProblem> problems = FXCollections.observableArrayList();
@@ -140,7 +140,12 @@ public final class ConfigViewModel {
 
     /** One line saying what the last action did ("3 errors", "version 4 applied", ...). */
     public ReadOnlyStringProperty messageProperty() {
-        return message.getReadOnlyProperty();
+        return message.textProperty();
+    }
+
+    /** The last action's message as a note that clears itself after a while (the view's timer). */
+    public lookout.console.widgets.Note messageNote() {
+        return message;
     }
 
     public ReadOnlyBooleanProperty busyProperty() {
@@ -184,7 +189,7 @@ public final class ConfigViewModel {
         runningText.set("");
         text.set(fileText);
         problems.setAll(loadProblems);
-        message.set("Not running: " + count(loadProblems.size(), "error") + " in " + name
+        message.say("Not running: " + count(loadProblems.size(), "error") + " in " + name
                 + ". Fix them and Apply to start the engine.");
     }
 
@@ -306,7 +311,7 @@ public final class ConfigViewModel {
             busy.set(false);
             if (gen == generation) {
                 problems.setAll(r.problems());
-                message.set(r.ok() ? "Valid: no errors." : count(r.problems().size(), "error") + " — nothing applied.");
+                message.say(r.ok() ? "Valid: no errors." : count(r.problems().size(), "error") + " — nothing applied.");
             }
             return r;
         });
@@ -372,7 +377,7 @@ public final class ConfigViewModel {
                 problems.setAll(a.problems());
                 plainDiff.setAll("The candidate has " + count(a.problems().size(), "error") + "; no diff.");
                 technicalDiff.set("");
-                message.set(count(a.problems().size(), "error") + " — fix before diffing.");
+                message.say(count(a.problems().size(), "error") + " — fix before diffing.");
                 return null;
             }
             if (!b.ok()) {
@@ -383,10 +388,12 @@ public final class ConfigViewModel {
             }
             problems.clear();
             ConfigDiff d = differ.diff(b.config(), a.config());
-            plainDiff.setAll(PlainDiff.describe(d));
+            List<String> words = PlainDiff.describe(d);
+            plainDiff.setAll(words);
             technicalDiff.set(String.join("\n", d.changes().stream().map(Object::toString).toList()));
-            message.set(d.isEmpty() ? "No difference from " + what + "."
-                    : count(d.changes().size(), "change") + " against " + what + ".");
+            // counted as listed: one line per change an operator reads (a list edit is one line per element)
+            message.say(d.isEmpty() ? "No difference from " + what + "."
+                    : count(words.size(), "change") + " against " + what + ".");
             return d;
         }
     }
@@ -394,7 +401,7 @@ public final class ConfigViewModel {
     /** Validates and applies. Problems: nothing applied, they are listed. */
     public CompletableFuture<ReloadResult> apply() {
         if (!readOnly.get().isEmpty()) {
-            message.set("Not applied: " + readOnly.get());
+            message.say("Not applied: " + readOnly.get());
             return CompletableFuture.completedFuture(null);
         }
         return validate().thenCompose(r -> {
@@ -402,20 +409,21 @@ public final class ConfigViewModel {
                 return CompletableFuture.completedFuture(null);
             }
             busy.set(true);
-            message.set("Applying…");
+            message.say("Applying…");
             return apply.apply(r).handle((res, err) -> {
                 busy.set(false);
                 if (err != null) {
                     Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
                             ? err.getCause() : err;
-                    message.set("Apply failed: " + cause.getMessage());
+                    message.say("Apply failed: " + lookout.console.widgets.PlainWords.of(cause.getMessage()));
                     return null;
                 }
                 if (res.applied()) {
-                    message.set("Version " + res.version() + " applied (" + count(res.diff().changes().size(), "change") + ").");
+                    message.say("Version " + res.version() + " applied (" + (res.diff().isEmpty() ? "no effective change"
+                            : count(PlainDiff.describe(res.diff()).size(), "change")) + ").");
                 } else {
                     problems.setAll(res.problems());
-                    message.set("Rejected: " + count(res.problems().size(), "error") + ", running version "
+                    message.say("Rejected: " + count(res.problems().size(), "error") + ", running version "
                             + res.version() + " kept.");
                 }
                 return res;
@@ -429,7 +437,7 @@ public final class ConfigViewModel {
         problems.clear();
         plainDiff.clear();
         technicalDiff.set("");
-        message.set("Reverted to running version " + runningVersion.get() + ".");
+        message.say("Reverted to running version " + runningVersion.get() + ".");
     }
 
     /**
@@ -439,7 +447,7 @@ public final class ConfigViewModel {
     public void rollBackTo(HistoryEntry entry) {
         text.set(entry.text());
         problems.clear();
-        message.set("Version " + entry.version() + " loaded into the editor: Diff, then Apply to roll back.");
+        message.say("Version " + entry.version() + " loaded into the editor: Diff, then Apply to roll back.");
     }
 
     /** Where the caret goes for a problem. */

@@ -64,7 +64,7 @@ public final class PoolsView {
         statusLabel.getStyleClass().add("indicator");
         IndicatorLabel.bind(statusLabel, vm.status());
         detailLabel.textProperty().bind(vm.detailProperty());
-        actionLabel.textProperty().bind(vm.actionMessageProperty());
+        lookout.console.widgets.NoteLabel.bind(actionLabel, vm.actionNote());
         tree.setRoot(new RowTree().mirror(vm.root()));
         tree.setPlaceholder(new Label("No resources."));
         column(nameColumn, r -> r.name);
@@ -78,6 +78,19 @@ public final class PoolsView {
         // bound to the value drawn, so that the cell redraws when the odds change (issue 17 item 1)
         column(oddsColumn, r -> r.oddsShown);
         oddsColumn.setCellFactory(c -> new OddsCell());
+        lookout.console.widgets.Rows.text(oddsColumn, (PoolRow r) -> r.odds() < 0 ? "" : OddsCell.percent(r.odds()));
+        lookout.console.widgets.Headers.meaning(oddsColumn, "The chance that one answer for the resource carries this"
+                + " address or group, computed by the engine from the weights and the states now");
+        lookout.console.widgets.Headers.meaning(liveColumn, "The weight that counts now: the configured weight while UP, 0 while DOWN");
+        lookout.console.widgets.Headers.install(tree);
+        lookout.console.widgets.Rows.tree(tree, r -> switch (r.kind()) {
+            case RESOURCE -> "Resource " + r.name();
+            case FAMILY -> "Family " + r.name() + " of a resource";
+            case GROUP -> "Group " + r.name();
+            case ITEM -> "Address " + r.name() + " (" + r.target() + ")";
+        }, java.util.List.of(new lookout.console.widgets.Rows.Action<>("Why these odds?",
+                new javafx.scene.input.KeyCodeCombination(javafx.scene.input.KeyCode.W,
+                        javafx.scene.input.KeyCombination.SHORTCUT_DOWN), this::why)));
         effectiveColumn.setCellFactory(c -> new StateCell());
         monitoredColumn.setCellFactory(c -> new StateCell());
         forcedColumn.setCellFactory(c -> new StateCell());
@@ -107,6 +120,11 @@ public final class PoolsView {
         forceDownButton.disableProperty().bind(blocked);
         releaseButton.disableProperty().bind(blocked);
         lookout.console.widgets.ReadOnlyLabel.bind(readOnlyLabel, vm.readOnlyProperty());
+    }
+
+    /** The "why?" of a line's odds (item 12), drawn by the shared panel. */
+    private void why(PoolRow r) {
+        lookout.console.widgets.WhyPanel.show(tree, vm.why(r));
     }
 
     private PoolRow selectedForcible() {

@@ -196,7 +196,10 @@ public final class ResolverViewModel {
                 row.reason.set(reason);
             }
             ResolverSnapshot.Upstream u = ups.get(sv.address());
-            if (u != null) {
+            if (u == null) {
+                row.answered.set(false);
+            } else {
+                row.answered.set(u.lastSuccess() != null || u.replies() > 0);
                 row.failures.set(u.failed());
                 long[] prev = lastSent.get(sv.address());
                 if (prev != null && dt > 0) {

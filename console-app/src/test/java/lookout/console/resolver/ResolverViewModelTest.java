@@ -66,6 +66,10 @@ class ResolverViewModelTest {
 
         vm.onSnapshot(snapshot(T0.plusSeconds(30), 0, 1, new ResolverSnapshot.Server("192.0.2.53:53", false, null, Duration.ZERO)));
         assertThat(vm.servers().get(0)).isSameAs(row);
+        // issue 17 item 7: its mark is gone, but it has never answered: not "OK"
+        assertThat(row.stateText()).isEqualTo("no answer yet");
+        vm.onSnapshot(snapshotWithTimes(T0.plusSeconds(31), 0, 2, T0.plusSeconds(31), null,
+                new ResolverSnapshot.Server("192.0.2.53:53", false, null, Duration.ZERO)));
         assertThat(row.stateText()).isEqualTo("OK");
         assertThat(row.markLeft()).isZero();
     }
