@@ -28,15 +28,29 @@ import java.util.Map;
  * @param scopes            routing scopes with their servers' marks (the fallback servers last)
  * @param upstreams         per-address counters and latency
  * @param recentTraces      the last questions that went upstream or to a local zone, newest last
+ * @param zones             the zones answered locally, by name
  */
 public record ResolverSnapshot(List<String> listen, long queries, long cacheHits, int cacheEntries, int cacheCapacity,
                                long localAnswers, long upstreamSentUdp, long upstreamSentTcp,
                                Map<String, Long> upstreamFailed, long refused, long unavailable, long demotions,
                                long malformed, long denied, int inFlight, int inFlightCeiling,
                                double queriesPerSecond, List<Scope> scopes, List<Upstream> upstreams,
-                               List<ResolveTrace> recentTraces) {
+                               List<ResolveTrace> recentTraces, List<Zone> zones) {
+
+    /** Without the local zones (as before they were listed). */
+    public ResolverSnapshot(List<String> listen, long queries, long cacheHits, int cacheEntries, int cacheCapacity,
+                            long localAnswers, long upstreamSentUdp, long upstreamSentTcp,
+                            Map<String, Long> upstreamFailed, long refused, long unavailable, long demotions,
+                            long malformed, long denied, int inFlight, int inFlightCeiling,
+                            double queriesPerSecond, List<Scope> scopes, List<Upstream> upstreams,
+                            List<ResolveTrace> recentTraces) {
+        this(listen, queries, cacheHits, cacheEntries, cacheCapacity, localAnswers, upstreamSentUdp, upstreamSentTcp,
+                upstreamFailed, refused, unavailable, demotions, malformed, denied, inFlight, inFlightCeiling,
+                queriesPerSecond, scopes, upstreams, recentTraces, List.of());
+    }
 
     public ResolverSnapshot {
+        zones = zones == null ? List.of() : List.copyOf(zones);
         listen = List.copyOf(listen);
         upstreamFailed = Map.copyOf(upstreamFailed);
         scopes = List.copyOf(scopes);
@@ -62,6 +76,17 @@ public record ResolverSnapshot(List<String> listen, long queries, long cacheHits
      * @param markLeft  time left on the mark, or {@link Duration#ZERO}
      */
     public record Server(String address, boolean demoted, Instant markUntil, Duration markLeft) {
+    }
+
+    /**
+     * A zone answered locally (the {@code zones} section).
+     *
+     * @param name    its origin, fully qualified ({@code lookout.test.})
+     * @param records resource records in it, DYNA/DYNC records included
+     * @param dynamic DYNA/DYNC records (answered by the weighted pools)
+     * @param serial  the SOA serial, or -1 when it has no SOA record
+     */
+    public record Zone(String name, int records, int dynamic, long serial) {
     }
 
     /**
