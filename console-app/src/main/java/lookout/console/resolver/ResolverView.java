@@ -37,6 +37,10 @@ public final class ResolverView {
     @FXML private TableColumn<UpstreamRow, String> latencyColumn;
     @FXML private TableColumn<UpstreamRow, String> lastSuccessColumn;
     @FXML private TableColumn<UpstreamRow, String> lastFailureColumn;
+    @FXML private TableView<ResolverViewModel.ZoneRow> zoneTable;
+    @FXML private TableColumn<ResolverViewModel.ZoneRow, String> zoneName;
+    @FXML private TableColumn<ResolverViewModel.ZoneRow, String> zoneRecords;
+    @FXML private TableColumn<ResolverViewModel.ZoneRow, String> zoneSerial;
     @FXML private TextField nameField;
     @FXML private ComboBox<String> typeBox;
     @FXML private Button resolveButton;
@@ -90,6 +94,15 @@ public final class ResolverView {
             }
         }, java.util.List.of());
 
+        zoneTable.setItems(vm.zones());
+        zoneTable.setPlaceholder(new Label("No local zones."));
+        zoneName.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyStringWrapper(c.getValue().name()));
+        zoneRecords.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyStringWrapper(c.getValue().records()));
+        zoneSerial.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyStringWrapper(c.getValue().serial()));
+        lookout.console.widgets.Headers.meaning(zoneRecords, "Resource records in the zone; DYNA/DYNC records"
+                + " (answered by the weighted pools) counted and said in brackets");
+        lookout.console.widgets.Headers.install(zoneTable);
+        lookout.console.widgets.Rows.table(zoneTable, z -> "Local zone " + z.name(), java.util.List.of());
         typeBox.getItems().setAll("A", "AAAA", "CNAME", "TXT", "NS", "SOA", "MX", "PTR", "SRV");
         typeBox.getSelectionModel().select("A");
         nameField.setOnAction(e -> onResolve());

@@ -118,6 +118,17 @@ public final class ResolverViewModel {
         return refusedRate;
     }
 
+    /** A local zone as the pane lists it (immutable: replaced only when the zone list changes, on reload). */
+    public record ZoneRow(String name, String records, String serial) {
+    }
+
+    private final ObservableList<ZoneRow> zones = javafx.collections.FXCollections.observableArrayList();
+
+    /** The zones answered locally: name, records, SOA serial. */
+    public ObservableList<ZoneRow> zones() {
+        return zones;
+    }
+
     public ObservableList<UpstreamRow> servers() {
         return rows.rows();
     }
@@ -167,10 +178,19 @@ public final class ResolverViewModel {
             status.set("Not running: the engine has no resolver running.", Indicator.Level.INACTIVE);
             detail.set("No scopes, servers or counters to show: nothing here is invented.");
             rows.sync(List.of());
+            zones.clear();
             return;
         }
         running.set(true);
         status.set("Running.", Indicator.Level.NORMAL);
+        List<ZoneRow> z = new ArrayList<>();
+        for (ResolverSnapshot.Zone zone : r.zones()) {
+            z.add(new ZoneRow(zone.name(), zone.records() + (zone.dynamic() > 0 ? " (" + zone.dynamic() + " from pools)" : ""),
+                    zone.serial() < 0 ? "no SOA" : Long.toString(zone.serial())));
+        }
+        if (!zones.equals(z)) {
+            zones.setAll(z); // only when the zones changed (a reload): never per tick
+        }
         detail.set("Listening on " + (r.listen().isEmpty() ? "nothing" : String.join(", ", r.listen()))
                 + String.format(Locale.ROOT, " · %.1f queries/s", r.queriesPerSecond()) + answerLoops(s));
         List<Entry> entries = new ArrayList<>();

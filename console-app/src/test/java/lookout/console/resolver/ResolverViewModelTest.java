@@ -74,6 +74,19 @@ class ResolverViewModelTest {
         assertThat(row.markLeft()).isZero();
     }
 
+    /** Issue 17 item 11: the local zones, with their records and SOA serials. */
+    @Test
+    void theLocalZonesAreListed() {
+        ResolverSnapshot base = snapshot(T0, 0, 1).resolver();
+        ResolverSnapshot r = new ResolverSnapshot(base.listen(), 0, 0, 0, 100, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0, 0, 4096, 0,
+                List.of(), List.of(), List.of(), List.of(new ResolverSnapshot.Zone("example.test.", 5, 0, 1),
+                        new ResolverSnapshot.Zone("lookout.test.", 6, 2, 2026112901L), new ResolverSnapshot.Zone("x.test.", 1, 0, -1)));
+        vm.onSnapshot(new EngineSnapshot(EngineState.RUNNING, T0, T0, null, r, null, null, null, List.of(), List.of()));
+        assertThat(vm.zones()).containsExactly(new ResolverViewModel.ZoneRow("example.test.", "5", "1"),
+                new ResolverViewModel.ZoneRow("lookout.test.", "6 (2 from pools)", "2026112901"),
+                new ResolverViewModel.ZoneRow("x.test.", "1", "no SOA"));
+    }
+
     @Test
     void inFlightKeepsItsHighWaterMark() {
         vm.onSnapshot(snapshot(T0, 300, 1));
