@@ -20,7 +20,6 @@ public final class HelpView {
         d.initModality(Modality.NONE);
         if (owner != null && owner.getWindow() != null) {
             d.initOwner(owner.getWindow());
-            d.getDialogPane().getStylesheets().setAll(owner.getStylesheets());
         }
         d.setTitle("Lookout — help");
         d.setResizable(true);

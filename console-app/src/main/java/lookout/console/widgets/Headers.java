@@ -27,9 +27,35 @@ public final class Headers {
     private Headers() {
     }
 
-    /** The header's text as the operator reads it (for copies and details). */
+    /** Column property: the header's text on one line (the header itself may show it on two). */
+    static final String TITLE = "lookout.headers.title";
+
+    /** The header's text as the operator reads it (for copies and details), on one line. */
     public static String title(TableColumnBase<?, ?> c) {
+        Object t = c.getProperties().get(TITLE);
+        if (t instanceof String s) {
+            return s;
+        }
         return c.getText() == null ? "" : c.getText();
+    }
+
+    /**
+     * A header of more than one word and more than {@code 10} characters on two lines, broken at
+     * the space nearest its middle ("Queries sent/s" → "Queries" / "sent/s"): a column can then be
+     * half as wide as its title and still show it whole (a header label does not wrap by itself).
+     */
+    static String twoLines(String title) {
+        if (title.length() <= 10 || !title.contains(" ") || title.contains("\n")) {
+            return title;
+        }
+        int mid = title.length() / 2;
+        int best = -1;
+        for (int i = 0; i < title.length(); i++) {
+            if (title.charAt(i) == ' ' && (best < 0 || Math.abs(i - mid) < Math.abs(best - mid))) {
+                best = i;
+            }
+        }
+        return title.substring(0, best) + "\n" + title.substring(best + 1);
     }
 
     /** What {@code column} means, said in its header's tooltip under its title. */
@@ -50,10 +76,17 @@ public final class Headers {
     private static void common(Control t, List<? extends TableColumnBase<?, ?>> columns) {
         t.getStyleClass().add("wrapping-headers");
         for (TableColumnBase<?, ?> c : columns) {
-            double word = longestWord(title(c));
-            if (word > 0) {
-                // a word is never cut; the rest of the header wraps
-                c.setMinWidth(Math.max(c.getMinWidth(), Math.ceil(word) + 24));
+            String title = title(c);
+            c.getProperties().put(TITLE, title);
+            String shown = twoLines(title);
+            c.setText(shown);
+            double widest = 0;
+            for (String line : shown.split("\n")) {
+                widest = Math.max(widest, textWidth(line));
+            }
+            if (widest > 0) {
+                // the header is never cut: its column is at least as wide as its longest line
+                c.setMinWidth(Math.max(c.getMinWidth(), Math.ceil(widest) + 22));
             }
         }
         Runnable tips = () -> Platform.runLater(() -> tooltips(t));
@@ -84,17 +117,10 @@ public final class Headers {
         }
     }
 
-    /** Width of the longest word of {@code text} in the header font (bold 13 px, as base.css sets). */
-    static double longestWord(String text) {
-        double max = 0;
-        Text probe = new Text();
+    /** Width of {@code text} in the header font (bold 13 px, as base.css sets). */
+    static double textWidth(String text) {
+        Text probe = new Text(text);
         probe.setFont(Font.font(Font.getDefault().getFamily(), javafx.scene.text.FontWeight.BOLD, 13));
-        for (String w : text.split("\\s+")) {
-            if (!w.isEmpty()) {
-                probe.setText(w);
-                max = Math.max(max, probe.getLayoutBounds().getWidth());
-            }
-        }
-        return max;
+        return probe.getLayoutBounds().getWidth();
     }
 }

@@ -34,7 +34,6 @@ public final class WhyPanel {
         d.initModality(Modality.NONE);
         if (owner != null && owner.getScene() != null && owner.getScene().getWindow() != null) {
             d.initOwner(owner.getScene().getWindow());
-            d.getDialogPane().getStylesheets().setAll(owner.getScene().getStylesheets());
         }
         d.setResizable(true);
         d.setTitle("Why?");

@@ -16,7 +16,7 @@ public final class Windows {
 
     /** Below this a pane's tables and charts do not fit (the screen allowing). */
     public static final double MIN_WIDTH = 1000;
-    public static final double MIN_HEIGHT = 700;
+    public static final double MIN_HEIGHT = 740;
     /** The default's ceiling on a large screen. */
     static final double DEFAULT_WIDTH = 1400;
     static final double DEFAULT_HEIGHT = 900;
@@ -30,8 +30,9 @@ public final class Windows {
 
     /**
      * The bounds for a window on {@code screen} (its visual bounds): {@code saved} when it is
-     * mostly on that screen (clamped to it), else 90 % of the screen, at least 1000 × 700 and at most
-     * 1400 × 900, centred. Pure.
+     * mostly on that screen (clamped to it), else 90 % of the screen's width and 95 % of its height
+     * (the window manager's title bar comes out of it), at least 1000 × 740 and at most 1400 × 900,
+     * centred. Pure.
      */
     public static Bounds choose(Rectangle2D screen, Bounds saved) {
         if (saved != null && saved.width() >= 200 && saved.height() >= 150) {
@@ -45,7 +46,7 @@ public final class Windows {
             }
         }
         double w = Math.min(screen.getWidth(), Math.min(DEFAULT_WIDTH, Math.max(MIN_WIDTH, screen.getWidth() * 0.9)));
-        double h = Math.min(screen.getHeight(), Math.min(DEFAULT_HEIGHT, Math.max(MIN_HEIGHT, screen.getHeight() * 0.9)));
+        double h = Math.min(screen.getHeight(), Math.min(DEFAULT_HEIGHT, Math.max(MIN_HEIGHT, screen.getHeight() * 0.95)));
         return new Bounds(screen.getMinX() + (screen.getWidth() - w) / 2, screen.getMinY() + (screen.getHeight() - h) / 2,
                 w, h, saved != null && saved.maximized());
     }

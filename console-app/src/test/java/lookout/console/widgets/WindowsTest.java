@@ -14,9 +14,9 @@ class WindowsTest {
     void withoutASavedLayoutTheWindowTakesMostOfTheScreenAndAtLeastAThousandBySevenHundred() {
         Windows.Bounds b = Windows.choose(SIDE_MONITOR, null);
         assertThat(b.width()).isEqualTo(1152);
-        assertThat(b.height()).isEqualTo(720);
+        assertThat(b.height()).isEqualTo(760);
         assertThat(b.x()).isEqualTo(64);
-        assertThat(b.y()).isEqualTo(40);
+        assertThat(b.y()).isEqualTo(20);
         Windows.Bounds big = Windows.choose(new Rectangle2D(0, 0, 3840, 2160), null);
         assertThat(big.width()).isEqualTo(1400);
         assertThat(big.height()).isEqualTo(900);
