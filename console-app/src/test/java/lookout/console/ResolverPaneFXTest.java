@@ -115,6 +115,12 @@ class ResolverPaneFXTest {
         assertThat(fx(row::lastSuccess)).as("it never answered").isEqualTo("—");
         TextArea trace = robot.lookup("#traceArea").queryAs(TextArea.class);
         waitFor(() -> trace.getText().contains(upstream));
+        // issue 17 item 12: the trace ends in a diagnosis, in plain words
+        try {
+            waitFor(() -> trace.getText().contains("Diagnosis: Unavailable: every attempt failed — " + upstream + ": 3 × timeout"));
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError(trace.getText(), e);
+        }
 
         console.scheduler.advance(Duration.ofSeconds(10));
         waitFor(() -> fx(() -> row.markLeft() < first - 9));

@@ -108,6 +108,7 @@ public final class ResolverView {
         nameField.setOnAction(e -> onResolve());
         traceArea.textProperty().bind(vm.traceProperty());
         resolveButton.disableProperty().bind(vm.runningProperty().not());
+        whyButton.disableProperty().bind(vm.traceProperty().isEmpty());
         charts.getChildren().addAll(chart("Queries/s", vm.queryRate(), "queryChart"),
                 chart("Upstream failures/s", vm.failureRate(), "failureChart"),
                 chart("Refused/s", vm.refusedRate(), "refusedChart"));
@@ -139,6 +140,16 @@ public final class ResolverView {
             series.getData().setAll(pts);
         });
         return c;
+    }
+
+    @FXML private Button whyButton;
+
+    @FXML
+    private void onWhy() {
+        lookout.console.widgets.Why w = vm.why();
+        if (w != null) {
+            lookout.console.widgets.WhyPanel.show(traceArea, w);
+        }
     }
 
     @FXML

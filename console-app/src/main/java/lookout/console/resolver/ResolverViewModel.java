@@ -173,6 +173,7 @@ public final class ResolverViewModel {
 
     public void onSnapshot(EngineSnapshot s) {
         ResolverSnapshot r = s.resolver();
+        lastResolver = r;
         if (r == null) {
             running.set(false);
             status.set("Not running: the engine has no resolver running.", Indicator.Level.INACTIVE);
@@ -283,6 +284,14 @@ public final class ResolverViewModel {
         return d == null ? "—" : String.format(Locale.ROOT, "%.1f ms", d.toNanos() / 1e6);
     }
 
+    private ResolveTrace lastTrace;
+    private ResolverSnapshot lastResolver;
+
+    /** "Why?" of the last name traced (issue 17 item 12), or null before any trace. */
+    public lookout.console.widgets.Why why() {
+        return lastTrace == null ? null : NameWhy.of(lastTrace, lastResolver);
+    }
+
     /** The resolve box: asks the resolver as a client would and shows the whole trace. */
     public CompletableFuture<ResolveTrace> resolve(String name, String type) {
         String n = name == null ? "" : name.strip();
@@ -291,9 +300,15 @@ public final class ResolverViewModel {
             return CompletableFuture.completedFuture(null);
         }
         trace.set("Resolving " + n + " " + type + "…");
-        return commands.resolve(n, type).whenComplete((t, e) -> trace.set(e != null
-                ? "Resolve FAILED: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage())
-                : format(t)));
+        return commands.resolve(n, type).whenComplete((t, e) -> {
+            if (e != null) {
+                trace.set("Resolve FAILED: " + lookout.console.widgets.PlainWords.of(
+                        e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+                return;
+            }
+            lastTrace = t;
+            trace.set(format(t) + "Diagnosis: " + NameWhy.of(t, lastResolver).diagnosis() + "\n");
+        });
     }
 
     /** A trace as text: candidates, each attempt, the answer. */
@@ -307,7 +322,8 @@ public final class ResolverViewModel {
         int i = 1;
         for (ResolveTrace.Attempt a : t.attempts()) {
             sb.append(String.format(Locale.ROOT, "  %d. %s via %s/%s at +%s: %s (%s)%s%s%n", i++, a.candidate(), a.server(),
-                    a.transport(), ms(a.sentAt()), a.result(), ms(a.elapsed()), a.spent() ? "" : " [not counted]",
+                    a.transport(), ms(a.sentAt()), lookout.console.widgets.PlainWords.of(a.result()), ms(a.elapsed()),
+                    a.spent() ? "" : " [not counted]",
                     a.demoted() ? " [demoted]" : ""));
         }
         if (t.answer().isEmpty()) {

@@ -104,9 +104,8 @@ public final class PlainWords {
                     head = head.substring(0, head.length() - 1).strip();
                 }
                 text = head.isEmpty() ? capitalise(words) : head + ": " + words;
-            } else if (!raw.toLowerCase(Locale.ROOT).contains(words.toLowerCase(Locale.ROOT))) {
-                text = raw.strip() + " (" + words + ")";
             }
+            // no exception or system call in it: the engine's own words already say it
         }
         text = CLASS_NAME.matcher(text).replaceAll("");
         text = BARE_NAME.matcher(text).replaceAll("");
