@@ -22,7 +22,9 @@ module_path=$(tr -d '\n' < "$mp_file")
 # Netty's native epoll library (the engine loop's transport on Linux) is a module of its own that
 # nothing requires: it is found as a resource. Add the one for this machine when it is there;
 # without it the engine falls back to NIO and says so in its log.
-modules=lookout.console
+# jdk.crypto.ec: elliptic-curve keys and TLS key exchange for status.tls (a provider module, found
+# through the service binding of java.base at run time, which jlink does not do by itself).
+modules=lookout.console,jdk.crypto.ec
 runtime_modules=
 case $(uname -m) in
     x86_64) native=x86_64 lookout_arch=x86_64 ;;
@@ -97,6 +99,15 @@ if compgen -G "$icons/*.png" >/dev/null; then
 else
     echo "build-image: no icons in $icons (the image is built without them)" >&2
 fi
+
+# The service: a systemd unit, an example configuration for it, and the Prometheus files (scrape
+# configuration, recording and alerting rules) a site starts from. See the README, "Install as a
+# service", and docs/design/service.md.
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out/lib/systemd" "$out/lib/prometheus"
+cp "$here/lookout.service" "$out/lib/systemd/lookout.service"
+cp "$here/lookout.conf.example" "$out/lib/lookout.conf.example"
+cp "$here/../docs/prometheus/"*.yml "$here/../docs/prometheus/"*.json "$out/lib/prometheus/"
 
 cat > "$out/lookout.desktop" <<'DESKTOP'
 [Desktop Entry]

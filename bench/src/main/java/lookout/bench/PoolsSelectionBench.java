@@ -71,7 +71,7 @@ public class PoolsSelectionBench {
         for (int i = 0; i < down.length; i += 4) {
             down[i] = true;
         }
-        live = plan.live(down);
+        live = LiveFamily.of(plan, down);
         out = new int[plan.items()];
     }
 

@@ -19,10 +19,18 @@ public final class CheckConfig {
     /**
      * Validates {@code file}. Valid: one line {@code FILE: OK (sha256 …)} on {@code out}, returns 0.
      * Invalid: each problem as {@code FILE:LINE:COLUMN: message} on {@code err} (compiler style,
-     * so editors jump to it), returns 1.
+     * so editors jump to it), returns 1. A file that configures no service (empty, comment-only,
+     * truncated) is a problem too: a reload of it would be refused, and a start on it would serve
+     * nothing.
      */
     public static int run(Path file, Map<String, String> environment, PrintStream out, PrintStream err) {
-        ConfigResult result = new ConfigLoader(environment).load(file);
+        ConfigLoader loader = new ConfigLoader(environment);
+        ConfigResult result = loader.load(file);
+        if (result.ok() && loader.servesNothing(result.config())) {
+            err.println(file + ":1:1: " + ConfigLoader.servesNothingMessage());
+            err.flush();
+            return 1;
+        }
         if (result.ok()) {
             out.println(file + ": OK (sha256 " + result.config().source().shortHash() + ")");
             out.flush();

@@ -7,11 +7,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import lookout.engine.api.Actor;
+import lookout.engine.api.ApplyOutcome;
+import lookout.engine.api.ApplyRequest;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineOptions;
+import lookout.engine.api.EventFold;
 import lookout.engine.boot.Engines;
-import lookout.engine.api.ReloadResult;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigProblem;
@@ -19,19 +22,24 @@ import lookout.engine.config.ConfigResult;
 
 /**
  * {@code lookout --headless [--config FILE]}: the engine alone, no JavaFX, until SIGTERM (or
- * SIGINT), logging to standard output; exit status 0 after an orderly stop, 1 when the
- * configuration is invalid or the engine cannot start (a port already taken, say). SIGHUP
- * reloads the configuration file live, as the console's Apply does: an invalid file is logged
- * problem by problem (FILE:LINE:COLUMN) and changes nothing; a valid one is applied and its
- * changes logged.
+ * SIGINT), logging to standard output one record a line (journald takes it as it is); exit status
+ * 0 after an orderly stop, 1 when the configuration is invalid, configures no service, or the
+ * engine cannot start (a port already taken, say). SIGHUP reloads the configuration file live
+ * through the same path as the control API's apply ({@link Engine#reloadFile}, audited as
+ * {@code signal}): an invalid file is logged problem by problem (FILE:LINE:COLUMN) and changes
+ * nothing; a file that would remove every service (empty, truncated) is refused; a valid one is
+ * applied and its changes logged.
  *
  * <p>Engine events are logged too (logger {@code lookout.events}), at WARNING for the abnormal
- * ones, so the log reads like the console's Events pane.
+ * ones, so the log reads like the console's Events pane; failures that repeat are folded per
+ * subject ({@link EventFold}): one WARNING, a summary at most once a minute, one recovery line.
  */
 public final class Headless {
 
     private static final Logger LOG = Logger.getLogger("lookout.headless");
     private static final Logger EVENTS = Logger.getLogger("lookout.events");
+    /** The event log's fold: one per process, like the log it writes. */
+    private static final EventFold FOLD = new EventFold(Headless::foldedLine);
 
     private final Engine engine;
     private final Path config;
@@ -70,6 +78,20 @@ public final class Headless {
             return null;
         }
         Config c = r.config();
+        if (loader.servesNothing(c)) {
+            String name = config == null ? ConfigLoader.EMBEDDED_NAME : config.toString();
+            err.println(name + ":1:1: " + ConfigLoader.servesNothingMessage());
+            err.flush();
+            LOG.severe("configuration " + name + " configures no service: not started");
+            return null;
+        }
+        String systemd = options.environment().get("STATE_DIRECTORY");
+        if (systemd != null && !systemd.isBlank() && options.stateDirOverride() == null
+                && !Path.of(systemd.split(":")[0]).toAbsolutePath().normalize().equals(c.stateDir())) {
+            LOG.warning("systemd gives this service the state directory " + systemd.split(":")[0]
+                    + " (StateDirectory=) but state_dir is " + c.stateDir() + ": set state_dir => "
+                    + systemd.split(":")[0] + " in " + c.source().name());
+        }
         Engine engine = Engines.create(options);
         engine.subscribe(Headless::logEvent);
         try {
@@ -78,34 +100,39 @@ public final class Headless {
             engine.stop();
             throw e;
         }
-        LOG.info("engine running on " + c.source().name() + " (version 1, sha256 " + c.source().shortHash() + ")");
+        LOG.info("engine running on " + c.source().name() + " (version " + engine.snapshot().config().version()
+                + ", sha256 " + c.source().shortHash() + ", state in " + c.stateDir() + ")");
         return new Headless(engine, config, loader);
     }
 
     /**
      * Reloads the configuration file (SIGHUP): parsed and validated, then applied live, or
-     * rejected with every problem logged and the running configuration kept. Returns the result,
-     * or null when there is no file (the embedded default). Blocking; not on the engine loop.
+     * refused with every problem logged and the running configuration kept. The engine's own
+     * apply path ({@link Engine#reloadFile}): audited as {@code signal}, a text that would remove
+     * every service refused. Returns the outcome, or null when there is no file (the embedded
+     * default). Blocking; not on the engine loop.
      */
-    public ReloadResult reload() {
+    public ApplyOutcome reload() {
         if (config == null) {
             LOG.warning("reload asked for, but the engine runs on the embedded default: no file to read");
             return null;
         }
-        ConfigResult r = loader.load(config);
-        ReloadResult result = engine.apply(r);
+        ApplyOutcome result = engine.actingAs(Actor.SIGNAL).reloadFile(ApplyRequest.plain());
         if (result.applied()) {
             LOG.info("configuration " + config + " reloaded: version " + result.version() + ", "
                     + (result.diff().isEmpty() ? "nothing changed" : result.diff().changes().size() + " change(s)"));
             for (var c : result.diff().changes()) {
                 LOG.info("  " + c);
             }
-        } else {
+        } else if (!result.problems().isEmpty()) {
             LOG.warning("configuration " + config + " rejected (" + result.problems().size()
                     + (result.problems().size() == 1 ? " problem" : " problems") + "): the running configuration stays");
             for (ConfigProblem p : result.problems()) {
                 LOG.warning("  " + p);
             }
+        } else {
+            LOG.warning("configuration " + config + " not reloaded: " + result.message()
+                    + " (the running configuration stays version " + result.version() + ")");
         }
         return result;
     }
@@ -184,7 +211,20 @@ public final class Headless {
     }
 
     static void logEvent(EngineEvent e) {
-        EVENTS.log(level(e), () -> describe(e));
+        if (!FOLD.offer(e)) {
+            EVENTS.log(level(e), () -> describe(e));
+        }
+    }
+
+    /** A line of the fold, at its java.util.logging level. */
+    private static void foldedLine(System.Logger.Level level, String message) {
+        Level l = switch (level) {
+            case ERROR -> Level.SEVERE;
+            case WARNING -> Level.WARNING;
+            case INFO -> Level.INFO;
+            default -> Level.FINE;
+        };
+        EVENTS.log(l, message);
     }
 
     static Level level(EngineEvent e) {
@@ -194,6 +234,10 @@ public final class Headless {
                 case WARNING -> Level.WARNING;
                 case NOTICE, INFO -> Level.INFO;
             };
+        }
+        if (e instanceof EngineEvent.AuditRecorded a) {
+            // a refused write is worth a look; an accepted one is a note in the log
+            return a.severity() == lookout.engine.api.Severity.WARNING ? Level.WARNING : Level.INFO;
         }
         if (e instanceof EngineEvent.ConfigRejected || e instanceof EngineEvent.UpstreamDemoted
                 || e instanceof EngineEvent.PvaServerLost || e instanceof EngineEvent.DuplicatePvClaim

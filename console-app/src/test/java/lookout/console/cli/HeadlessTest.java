@@ -52,7 +52,7 @@ class HeadlessTest {
         assertThat(h).isNotNull();
         try {
             Files.writeString(f, good.formatted("lots"));
-            lookout.engine.api.ReloadResult bad = h.reload();
+            lookout.engine.api.ApplyOutcome bad = h.reload();
             assertThat(bad.applied()).isFalse();
             assertThat(bad.problems()).anySatisfy(p -> {
                 assertThat(p.toString()).startsWith(f + ":1:");
@@ -62,7 +62,7 @@ class HeadlessTest {
             assertThat(h.engine().snapshot().resolver().cacheCapacity()).isEqualTo(1000);
 
             Files.writeString(f, good.formatted("2000"));
-            lookout.engine.api.ReloadResult ok = h.reload();
+            lookout.engine.api.ApplyOutcome ok = h.reload();
             assertThat(ok.applied()).isTrue();
             assertThat(ok.version()).isEqualTo(2);
             assertThat(ok.diff().changes()).extracting(c -> c.path()).containsExactly("resolver.cache_size");
@@ -110,5 +110,49 @@ class HeadlessTest {
         }
         assertThat(h.engine().state()).isEqualTo(EngineState.STOPPED);
         assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    /** SIGHUP's work on a file truncated to nothing: refused, nothing changes, audited as the signal. */
+    @Test
+    void reloadRefusesAFileThatWouldRemoveEveryService() throws Exception {
+        String good = "resolver => { listen => [ 127.0.0.1:0 ], cache_size => 1000 }\n" + loopbackPva()
+                + "state_dir => state\n";
+        Path f = dir.resolve("truncated.conf");
+        Files.writeString(f, good);
+        Headless h = Headless.start(f, options(), errStream());
+        assertThat(h).isNotNull();
+        try {
+            Files.writeString(f, "# resolver => { listen => [ 127.0.0.1:0 ] }\n");
+            lookout.engine.api.ApplyOutcome r = h.reload();
+            assertThat(r.status()).isEqualTo(lookout.engine.api.ApplyOutcome.Status.WOULD_REMOVE_EVERYTHING);
+            assertThat(r.message()).contains("no service");
+            assertThat(h.engine().snapshot().config().version()).isEqualTo(1);
+            assertThat(h.engine().snapshot().resolver()).isNotNull();
+            assertThat(h.engine().audit(1)).singleElement().satisfies(a -> {
+                assertThat(a.peer()).isEqualTo("signal");
+                assertThat(a.result()).startsWith("refused: ");
+            });
+        } finally {
+            h.stop();
+        }
+    }
+
+    @Test
+    void anEmptyFileStartsNothing() throws Exception {
+        Path f = dir.resolve("empty.conf");
+        Files.writeString(f, "# nothing but a comment\n");
+        assertThat(Headless.start(f, options(), errStream())).isNull();
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith(f + ":1:1: ").contains("no service");
+    }
+
+    @Test
+    void checkConfigReportsAnEmptyFileAndExits1() throws Exception {
+        Path f = dir.resolve("empty.conf");
+        Files.writeString(f, "");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int rc = CheckConfig.run(f, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8), errStream());
+        assertThat(rc).isEqualTo(1);
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith(f + ":1:1: the configuration configures no service");
     }
 }

@@ -20,15 +20,20 @@ import lookout.engine.config.ConfigResult;
  */
 public interface Engine extends AutoCloseable {
 
-    /** Starts every service on {@code config} (version 1). Throws if a listener cannot bind. */
+    /**
+     * Starts every service on {@code config}. Throws if a listener cannot bind. The version
+     * continues from the last run on the same state directory ({@code STATE_DIR/version}): the
+     * same text keeps its number, another one gets the next; 1 on a fresh state directory.
+     */
     void start(Config config);
 
     /**
-     * Live reload with an already validated configuration: diffed against the running one and
-     * applied atomically on the engine loop; in-flight work finishes on what it started with. All or
+     * Live reload with an already validated configuration, in memory only (nothing is written
+     * back; {@link #applyText} is the operator's apply that saves): diffed against the running
+     * one and applied atomically on the engine loop; in-flight work finishes on what it started with. All or
      * nothing: when a service cannot take the candidate (a port it must bind is taken, say), every
      * service goes back to the running configuration, the version stays, and the result says why
-     * ({@link ReloadResult#failure()}).
+     * ({@link ReloadResult#failure()}). Audited.
      */
     ReloadResult apply(Config candidate);
 
@@ -37,6 +42,69 @@ public interface Engine extends AutoCloseable {
 
     /** Parses, validates and applies {@code text} as the new configuration. */
     ReloadResult reload(String text, String sourceName, Path baseDir);
+
+    /**
+     * The operator's apply: parses and validates {@code text} against the engine's configuration
+     * file (FILE:LINE:COLUMN problems name it), refuses what would remove every service unless
+     * {@link ApplyRequest#confirmEmpty}, refuses when the file on disk is not the running
+     * configuration (edited by hand) unless {@link ApplyRequest#force}, applies it atomically
+     * ({@link #apply(Config)}) and, when the engine runs on a file, writes it back atomically with
+     * the previous content kept as a numbered backup in {@code STATE_DIR/backups}. A dry run only
+     * validates and diffs. Audited. Blocking; not on the engine loop.
+     */
+    default ApplyOutcome applyText(String text, ApplyRequest request) {
+        throw new UnsupportedOperationException("this engine does not apply configuration texts");
+    }
+
+    /**
+     * Re-reads the engine's configuration file and applies it (SIGHUP, the console's Reload):
+     * {@link #applyText} without the write-back, since the text is the file's (and without the
+     * edited-on-disk check: the edit is what is reloaded). Refused ({@link ApplyOutcome.Status#FAILED})
+     * when the engine runs on no file.
+     */
+    default ApplyOutcome reloadFile(ApplyRequest request) {
+        throw new UnsupportedOperationException("this engine does not reload files");
+    }
+
+    /**
+     * Parses and validates {@code text} as {@link #applyText} would (the same file name, directory
+     * and environment), nothing applied: the console's live check, the API's candidate odds.
+     */
+    default ConfigResult parse(String text) {
+        throw new UnsupportedOperationException("this engine does not parse configuration texts");
+    }
+
+    /** The configuration file the engine runs on and writes back to, or null (embedded default, a text). */
+    default Path configFile() {
+        return null;
+    }
+
+    /**
+     * A view of this engine whose writes are audited as {@code actor}'s (the control API passes
+     * the token name and peer address of each request); reads go straight through. The plain
+     * facade audits as {@link Actor#CONSOLE}.
+     */
+    default Engine actingAs(Actor actor) {
+        return this;
+    }
+
+    /** The last {@code limit} records of {@code STATE_DIR/audit.log}, oldest first. Blocking. */
+    default java.util.List<AuditRecord> audit(int limit) {
+        return java.util.List.of();
+    }
+
+    /** The kept journal events after sequence number {@code seq}, oldest first. */
+    default EventsSince eventsSince(long seq) {
+        throw new UnsupportedOperationException("this engine keeps no event journal");
+    }
+
+    /**
+     * Registers a listener for events with their sequence numbers, called in sequence order (under
+     * the journal's lock: it must only hand the event on, never block). The handle unsubscribes.
+     */
+    default AutoCloseable subscribeSequenced(Consumer<SequencedEvent> listener) {
+        throw new UnsupportedOperationException("this engine keeps no event journal");
+    }
 
     /** Stops every service and closes every socket; idempotent. */
     void stop();
@@ -61,6 +129,8 @@ public interface Engine extends AutoCloseable {
 
     /** Resolves {@code name}/{@code type} through the resolver as a client would, with the full trace. */
     CompletableFuture<ResolveTrace> resolve(String name, String type);
+
+    // Writes below are audited ({@link #actingAs}).
 
     /**
      * Forces an address or resource (gdnsd admin_state key: glob allowed) {@code UP} or {@code DOWN},

@@ -133,6 +133,23 @@ public sealed interface EngineEvent {
         }
     }
 
+    // ---- control ----
+
+    /**
+     * A write was asked of the engine and recorded in {@code STATE_DIR/audit.log}, accepted or
+     * refused (see {@link AuditRecord}); {@code summary} is the action and its arguments in words.
+     */
+    record AuditRecorded(Instant at, String token, String peer, String action, String summary, String result)
+            implements EngineEvent {
+        public Subsystem subsystem() { return Subsystem.STATUS; }
+        public Severity severity() {
+            return result.equals("ok") || result.startsWith("ok:") ? Severity.NOTICE : Severity.WARNING;
+        }
+        public String message() {
+            return summary + " by " + (token == null ? "" : token + " at ") + peer + ": " + result;
+        }
+    }
+
     // ---- anything else ----
 
     /** A free-form event for conditions without a record of their own (send errors, table full, ...). */

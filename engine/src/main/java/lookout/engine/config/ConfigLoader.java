@@ -2,8 +2,6 @@ package lookout.engine.config;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -88,7 +86,7 @@ public final class ConfigLoader {
         String name = file.toString();
         String text;
         try {
-            text = readUtf8(file);
+            text = ConfigFiles.readUtf8(file);
         } catch (IOException | RuntimeException e) {
             return new ConfigResult(null, List.of(new ConfigProblem(name, 1, 1, "",
                     "cannot read the configuration file: " + describe(e))));
@@ -117,6 +115,32 @@ public final class ConfigLoader {
     /** {@code ~/.lookout}: where the embedded default keeps its state. */
     Path lookoutHome() {
         return home.resolve(".lookout");
+    }
+
+    /**
+     * True when {@code candidate} gives every service what an empty file would: no section any
+     * service uses is there (an empty, comment-only or truncated file). A reload of such a text
+     * would take the zones, pools, PVA and the status endpoint away at once, so the engine refuses
+     * it unless confirmed, and {@code --check-config} reports it.
+     */
+    public boolean servesNothing(Config candidate) {
+        ConfigResult empty = parse("", candidate.source().name(), candidate.source().baseDir());
+        if (!empty.ok()) {
+            return false;
+        }
+        Config e = empty.config();
+        return java.util.Objects.equals(candidate.resolver(), e.resolver())
+                && candidate.zones().equals(e.zones())
+                && java.util.Objects.equals(candidate.weighted(), e.weighted())
+                && java.util.Objects.equals(candidate.pva(), e.pva())
+                && java.util.Objects.equals(candidate.status(), e.status());
+    }
+
+    /** The one-line reason {@link #servesNothing} gives, for refusals and {@code --check-config}. */
+    public static String servesNothingMessage() {
+        return "the configuration configures no service (no resolver, zones, plugins, pva or status section "
+                + "of its own): an empty or truncated file? Applying it would stop answering DNS, pools and PVA "
+                + "and close the status endpoint";
     }
 
     /** Added, removed and changed keys, per section. */
@@ -154,7 +178,10 @@ public final class ConfigLoader {
         VNode.Entry pvaEntry = root.entry("pva");
         Position envPos = pvaEntry != null ? pvaEntry.keyPos() : new Position(name, 1, 1);
         PvaConfig pva = PvaBinder.bind(root.get("pva"), envPos, environment, problems);
-        StatusConfig status = status(root.get("status"), problems);
+        StatusConfig status = StatusBinder.bind(root.get("status"), v -> {
+            String where = v.pos().file().equals(name) ? null : v.pos().file();
+            return resolve(v.value(), where == null ? base : parentOf(where, base));
+        }, problems);
         Path stateDir = stateDir(root.get("state_dir"), name, base, problems);
         if (!problems.isEmpty()) {
             return null;
@@ -272,7 +299,7 @@ public final class ConfigLoader {
                     continue;
                 }
                 try {
-                    String text = readUtf8(f);
+                    String text = ConfigFiles.readUtf8(f);
                     String dir = ZoneConfig.directoryOf(f.toString());
                     out.put(origin, new ZoneConfig(origin, f.toString(), text, 1, dir, zoneIncludes(text, dir)));
                 } catch (IOException | RuntimeException ex) {
@@ -281,37 +308,6 @@ public final class ConfigLoader {
             }
         }
         return out;
-    }
-
-    /** {@code status => { listen => host:port }}; a bare port listens on 127.0.0.1. Absent: off. */
-    private static StatusConfig status(VNode node, ConfigProblems p) {
-        if (node == null) {
-            return new StatusConfig(null);
-        }
-        VNode.Hash h = Bind.hash(node, "status", p);
-        if (h == null) {
-            return new StatusConfig(null);
-        }
-        Bind.knownKeys(h, "status", List.of("listen"), p);
-        VNode v = h.get("listen");
-        if (v == null) {
-            return new StatusConfig(null);
-        }
-        VNode.Scalar s = Bind.scalar(v, "status.listen", "host:port or a port", p);
-        if (s == null) {
-            return new StatusConfig(null);
-        }
-        String x = s.value();
-        try {
-            if (!x.isEmpty() && x.chars().allMatch(Character::isDigit)) {
-                // Loopback unless the operator names an interface: status is never public by accident.
-                return new StatusConfig(new InetSocketAddress(InetAddress.getLoopbackAddress(), Addresses.port(x, true)));
-            }
-            return new StatusConfig(Addresses.socket(x, Addresses.PORT_REQUIRED, true));
-        } catch (IllegalArgumentException e) {
-            p.add(s, "status.listen", "status.listen: expected host:port or a port, found '" + x + "': " + e.getMessage());
-            return new StatusConfig(null);
-        }
     }
 
     /** {@code state_dir}: relative to the file's directory; absent: {@code state} beside the file. */
@@ -362,7 +358,7 @@ public final class ConfigLoader {
                 throw new VscfSyntaxException(at, "expected a file path after $include, found '" + path + "'");
             }
             try {
-                return new IncludeResolver.Included(f.toString(), readUtf8(f));
+                return new IncludeResolver.Included(f.toString(), ConfigFiles.readUtf8(f));
             } catch (IOException | RuntimeException e) {
                 throw new VscfSyntaxException(at, "cannot read included file '" + f + "': " + describe(e));
             }
@@ -407,7 +403,7 @@ public final class ConfigLoader {
                 continue;
             }
             try {
-                String included = readUtf8(Path.of(path));
+                String included = ConfigFiles.readUtf8(Path.of(path));
                 out.put(path, new ZoneConfig.Include(included, null));
                 collectIncludes(included, ZoneConfig.directoryOf(path), out);
             } catch (IOException | RuntimeException e) {
@@ -416,22 +412,7 @@ public final class ConfigLoader {
         }
     }
 
-    /** Strict UTF-8: a file in another encoding is an error, not silently mangled text. */
-    static String readUtf8(Path file) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
-        try {
-            String text = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-            // A byte-order mark (some Windows editors write one) is not part of the first key.
-            return text.startsWith("\uFEFF") ? text.substring(1) : text;
-        } catch (CharacterCodingException e) {
-            throw new IOException("not valid UTF-8 text", e);
-        }
-    }
-
-    private static String describe(Exception e) {
+        private static String describe(Exception e) {
         if (e instanceof java.nio.file.NoSuchFileException) {
             return "no such file";
         }

@@ -21,25 +21,32 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
+import lookout.engine.api.Actor;
+import lookout.engine.api.ApplyOutcome;
+import lookout.engine.api.ApplyRequest;
+import lookout.engine.api.AuditRecord;
 import lookout.engine.api.ConfigStatus;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineOptions;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.EngineState;
+import lookout.engine.api.EventsSince;
 import lookout.engine.api.Metric;
 import lookout.engine.api.ReloadResult;
 import lookout.engine.api.ResolveTrace;
 import lookout.engine.api.Scheduler;
+import lookout.engine.api.SequencedEvent;
 import lookout.engine.api.Severity;
 import lookout.engine.api.Subsystem;
 import lookout.engine.config.Config;
 import lookout.engine.config.ConfigDiff;
 import lookout.engine.config.ConfigLoader;
+import lookout.engine.config.ConfigProblem;
 import lookout.engine.config.ConfigResult;
 import lookout.engine.net.Transport;
 
@@ -53,11 +60,19 @@ import lookout.engine.net.Transport;
  * configuration back (newest first), the version stays, and the result says which service failed
  * and why.
  *
+ * <p>What outlives a run is kept in {@code STATE_DIR} (read at start): the version
+ * ({@link ConfigStore}), the event journal ({@link EventJournal}) and the audit log
+ * ({@link AuditLog}). The public write methods are the local console's: they are audited as
+ * {@link Actor#CONSOLE} through an {@link ActingEngine}; {@link #actingAs} gives others theirs.
+ * The operator's apply with write-back is {@link ConfigApplier}'s.
+ *
  * <p>Concurrency: {@code services}, {@code running}, {@code version}, {@code lastReload} and
- * {@code appliedAt} are confined to the engine loop; {@code state} is volatile for any reader;
- * the event history is guarded by its own lock. Blocking facade calls hop onto the loop and wait.
+ * {@code appliedAt} are confined to the engine loop; {@code state} and {@code current} (the
+ * running version, configuration and file, for other threads) are volatile; applies are
+ * serialised by {@code applyLock}; the event history is guarded by its own lock. Blocking facade
+ * calls hop onto the loop and wait.
  */
-public final class DefaultEngine implements Engine, ServiceContext {
+public final class DefaultEngine implements EngineInternals, ServiceContext {
 
     private static final Logger LOG = System.getLogger("lookout.engine");
     private static final int RECENT_EVENTS = 500;
@@ -68,10 +83,24 @@ public final class DefaultEngine implements Engine, ServiceContext {
     private final RandomGenerator random;
     private final List<Consumer<EngineEvent>> listeners = new CopyOnWriteArrayList<>();
     private final ArrayDeque<EngineEvent> recent = new ArrayDeque<>();
+    /** Events published, by type: {@code lookout_events_total} (alerts on lost servers, rejected reloads). */
+    private final Map<String, java.util.concurrent.atomic.LongAdder> eventCounts =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private volatile EngineState state = EngineState.NEW;
     private EventLoopGroup group;
     private Scheduler scheduler;
+
+    private final EventJournal journal = new EventJournal();
+    private final Auditor auditor;
+    private final ActingEngine local;
+    private final ConfigApplier applier = new ConfigApplier(this);
+    private final ReentrantLock applyLock = new ReentrantLock();
+    private final EngineCommands commands = new EngineCommands(() -> state, () -> scheduler, this::implementer);
+    private volatile ConfigStore store;
+    private volatile AuditLog auditLog;
+    private volatile RunningConfig current;
+
 
     // engine-loop confined
     private List<Service> services = List.of();
@@ -92,6 +121,8 @@ public final class DefaultEngine implements Engine, ServiceContext {
         if (options.scheduler() != null) {
             this.scheduler = options.scheduler();
         }
+        this.auditor = new Auditor(() -> auditLog, () -> scheduler, this::publish);
+        this.local = new ActingEngine(this, Actor.CONSOLE, auditor);
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -102,6 +133,17 @@ public final class DefaultEngine implements Engine, ServiceContext {
             throw new IllegalStateException("engine is " + state);
         }
         state = EngineState.STARTING;
+        Path dir = stateDirFor(config);
+        ConfigStore kept = new ConfigStore(dir);
+        kept.removeStaleTemporaries();
+        journal.open(dir);
+        store = kept;
+        auditLog = new AuditLog(dir);
+        long startVersion = kept.startVersion(config.source().sha256());
+        Path file = ConfigStore.fileOf(config.source());
+        if (file != null) {
+            AtomicFiles.removeStaleTemporaries(file);
+        }
         Transport.leakDetection(options.leakDetection() == EngineOptions.LeakDetection.OFF);
         Transport transport;
         try {
@@ -143,7 +185,7 @@ public final class DefaultEngine implements Engine, ServiceContext {
                     running = null;
                     throw e;
                 }
-                version = 1;
+                version = startVersion;
                 startedAt = scheduler.now();
                 appliedAt = startedAt;
                 return null;
@@ -151,15 +193,62 @@ public final class DefaultEngine implements Engine, ServiceContext {
         } catch (RuntimeException e) {
             state = EngineState.FAILED;
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            journal.close(); // (opened again by the next start)
             throw e;
         }
+        current = new RunningConfig(startVersion, config, file);
         state = EngineState.RUNNING;
-        publish(new EngineEvent.EngineStarted(scheduler.now(), 1));
+        recordVersion(startVersion, config);
+        publish(new EngineEvent.EngineStarted(scheduler.now(), startVersion));
+    }
+
+    /** {@code state_dir} of {@code config}, or the options' override; created when missing. */
+    private Path stateDirFor(Config config) {
+        Path dir = options.stateDirOverride() != null ? options.stateDirOverride() : config.stateDir();
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "cannot create state_dir " + dir + ": " + e.getMessage());
+        }
+        return dir;
+    }
+
+    private void recordVersion(long v, Config config) {
+        try {
+            store.recordVersion(v, config.source().sha256());
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "cannot record the configuration version in " + store.stateDir() + ": "
+                    + e.getMessage() + " (the next start may number it again)");
+        }
     }
 
     @Override
     public ReloadResult apply(Config candidate) {
+        return local.apply(candidate);
+    }
+
+    /**
+     * The in-memory apply behind every path ({@link Engine#apply}, {@link ConfigApplier}), not
+     * audited: its callers are. Records the new version in {@code STATE_DIR}.
+     */
+    @Override
+    public ReloadResult applyConfig(Config candidate) {
         requireRunning();
+        applyLock.lock();
+        try {
+            ReloadResult r = applyOnLoop(candidate);
+            if (r.applied()) {
+                RunningConfig before = current;
+                current = new RunningConfig(r.version(), candidate, before == null ? null : before.file());
+                recordVersion(r.version(), candidate);
+            }
+            return r;
+        } finally {
+            applyLock.unlock();
+        }
+    }
+
+    private ReloadResult applyOnLoop(Config candidate) {
         return onLoop(() -> {
             Config before = running;
             ConfigDiff diff = ConfigLoader.diff(before, candidate);
@@ -214,21 +303,126 @@ public final class DefaultEngine implements Engine, ServiceContext {
 
     @Override
     public ReloadResult apply(ConfigResult candidate) {
-        if (candidate.ok()) {
-            return apply(candidate.config());
-        }
+        return local.apply(candidate);
+    }
+
+    /** A candidate with problems: recorded as the last reload (and an event); nothing changes. */
+    @Override
+    public ReloadResult rejectProblems(ConfigResult candidate) {
+        return recordRejected(candidate.problems());
+    }
+
+    /** Records a rejected reload for {@code problems}: the snapshot's last reload, and an event. */
+    @Override
+    public ReloadResult recordRejected(List<ConfigProblem> problems) {
         requireRunning();
         return onLoop(() -> {
-            lastReload = ReloadResult.rejected(version, scheduler.now(), candidate.problems());
-            publish(new EngineEvent.ConfigRejected(lastReload.at(),
-                    candidate.problems().stream().map(Object::toString).toList()));
+            lastReload = ReloadResult.rejected(version, scheduler.now(), problems);
+            publish(new EngineEvent.ConfigRejected(lastReload.at(), problems.stream().map(Object::toString).toList()));
             return lastReload;
         });
     }
 
     @Override
     public ReloadResult reload(String text, String sourceName, Path baseDir) {
-        return apply(new ConfigLoader(options.environment()).parse(text, sourceName, baseDir));
+        return local.reload(text, sourceName, baseDir);
+    }
+
+    @Override
+    public ApplyOutcome applyText(String text, ApplyRequest request) {
+        return local.applyText(text, request);
+    }
+
+    @Override
+    public ApplyOutcome reloadFile(ApplyRequest request) {
+        return local.reloadFile(request);
+    }
+
+    @Override
+    public ConfigResult parse(String text) {
+        RunningConfig r = current;
+        if (r == null) {
+            return loader().parse(text, "<text>", null);
+        }
+        Path base = r.file() != null ? r.file().getParent() : r.config().source().baseDir();
+        return loader().parse(text, r.config().source().name(), base);
+    }
+
+    @Override
+    public Path configFile() {
+        RunningConfig r = current;
+        return r == null ? null : r.file();
+    }
+
+    @Override
+    public Engine actingAs(Actor actor) {
+        return new ActingEngine(this, actor, auditor);
+    }
+
+    @Override
+    public List<AuditRecord> audit(int limit) {
+        AuditLog l = auditLog;
+        return l == null ? List.of() : l.last(limit);
+    }
+
+    @Override
+    public EventsSince eventsSince(long seq) {
+        return journal.since(seq);
+    }
+
+    @Override
+    public AutoCloseable subscribeSequenced(Consumer<SequencedEvent> listener) {
+        return journal.subscribe(listener);
+    }
+
+    /** The journal, for the event stream that subscribes and replays in one step. */
+    EventJournal journal() {
+        return journal;
+    }
+
+    @Override
+    public void recordRefusal(Actor actor, String action, Map<String, Object> args, String reason) {
+        auditor.record(actor, action, args, action, "refused: " + reason, null, null);
+    }
+
+    @Override
+    public RunningConfig current() {
+        return current;
+    }
+
+    @Override
+    public long currentVersion() {
+        RunningConfig r = current;
+        return r == null ? 0 : r.version();
+    }
+
+    @Override
+    public ConfigLoader loader() {
+        return new ConfigLoader(options.environment());
+    }
+
+    @Override
+    public ConfigStore store() {
+        return store;
+    }
+
+    @Override
+    public ApplyOutcome saveAndApply(String text, ApplyRequest request) {
+        return applier().applyText(text, request);
+    }
+
+    @Override
+    public ApplyOutcome reloadFromFile(ApplyRequest request) {
+        return applier().reloadFile(request);
+    }
+
+    private ConfigApplier applier() {
+        return applier;
+    }
+
+    @Override
+    public ReentrantLock applyLock() {
+        return applyLock;
     }
 
     @Override
@@ -251,6 +445,11 @@ public final class DefaultEngine implements Engine, ServiceContext {
         state = EngineState.STOPPED;
         publish(new EngineEvent.EngineStopped(scheduler.now()));
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        journal.close();
+        AuditLog l = auditLog;
+        if (l != null) {
+            l.close();
+        }
     }
 
     private static void stopQuietly(Service s) {
@@ -290,7 +489,14 @@ public final class DefaultEngine implements Engine, ServiceContext {
                     LOG.log(Level.ERROR, "service " + svc.name() + " failed to build its snapshot", e);
                 }
             }
-            b.metric(Metric.gauge("lookout_config_version", "Running configuration version", version));
+            b.metric(Metric.gauge("lookout_config_version", "RunningConfig configuration version", version));
+            b.metric(Metric.gauge("lookout_config_last_reload_ok",
+                    "0 when the last reload was rejected or rolled back, else 1", lastReload == null
+                            || lastReload.applied() ? 1 : 0));
+            b.metric(Metric.gauge("lookout_engine_started_seconds", "When the engine started (Unix time)",
+                    startedAt.getEpochSecond()));
+            eventCounts.forEach((type, n) -> b.metric(new Metric("lookout_events_total",
+                    "Engine events published, by type", "counter", Map.of("type", type), n.sum())));
             ConfigStatus cs = new ConfigStatus(version, running.source().sha256(), running.source().name(),
                     appliedAt, running.source().text(), lastReload);
             return new EngineSnapshot(state, scheduler.now(), startedAt, cs, b.resolver, b.pools, b.pva,
@@ -318,6 +524,9 @@ public final class DefaultEngine implements Engine, ServiceContext {
             }
             recent.addLast(event);
         }
+        journal.append(event);
+        eventCounts.computeIfAbsent(event.getClass().getSimpleName(), k -> new java.util.concurrent.atomic.LongAdder())
+                .increment();
         for (Consumer<EngineEvent> l : listeners) {
             try {
                 l.accept(event);
@@ -331,111 +540,54 @@ public final class DefaultEngine implements Engine, ServiceContext {
 
     @Override
     public CompletableFuture<ResolveTrace> resolve(String name, String type) {
-        return command(Commands.Resolver.class, r -> r.resolve(name, type));
-    }
-
-    @Override
-    public CompletableFuture<Void> force(String key, String st, Duration ttl) {
-        return command(Commands.Pools.class, p -> {
-            try {
-                p.force(key, st, ttl);
-                return CompletableFuture.completedFuture(null);
-            } catch (Exception e) {
-                return CompletableFuture.failedFuture(e);
-            }
-        });
-    }
-
-    @Override
-    public CompletableFuture<Void> release(String key) {
-        return command(Commands.Pools.class, p -> {
-            try {
-                p.release(key);
-                return CompletableFuture.completedFuture(null);
-            } catch (Exception e) {
-                return CompletableFuture.failedFuture(e);
-            }
-        });
+        return commands.resolve(name, type);
     }
 
     @Override
     public CompletableFuture<List<lookout.engine.api.PoolsSnapshot.PoolResource>> whatIf(Map<String, String> hypothetical) {
-        Map<String, String> copy = Map.copyOf(hypothetical);
-        return command(Commands.Pools.class, p -> {
-            try {
-                return CompletableFuture.completedFuture(p.whatIf(copy));
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
-            }
-        });
+        return commands.whatIf(hypothetical);
     }
 
     @Override
-    public CompletableFuture<List<lookout.engine.api.PoolsSnapshot.PoolResource>> candidateOdds(lookout.engine.config.Config candidate) {
-        java.util.Objects.requireNonNull(candidate, "candidate");
-        return command(Commands.Pools.class, p -> {
-            try {
-                return CompletableFuture.completedFuture(p.oddsFor(candidate));
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
-            }
-        });
+    public CompletableFuture<List<lookout.engine.api.PoolsSnapshot.PoolResource>> candidateOdds(Config candidate) {
+        return commands.candidateOdds(candidate);
+    }
+
+    // The writes, audited as the local console's (ActingEngine); commands() runs them unaudited.
+
+    @Override
+    public CompletableFuture<Void> force(String key, String st, Duration ttl) {
+        return local.force(key, st, ttl);
+    }
+
+    @Override
+    public CompletableFuture<Void> release(String key) {
+        return local.release(key);
     }
 
     @Override
     public CompletableFuture<Void> searchPv(String name) {
-        return command(Commands.PvaClient.class, p -> {
-            p.searchPv(name);
-            return CompletableFuture.completedFuture(null);
-        });
+        return local.searchPv(name);
     }
 
     @Override
     public CompletableFuture<Void> dropPv(String name) {
-        return command(Commands.PvaClient.class, p -> {
-            p.dropPv(name);
-            return CompletableFuture.completedFuture(null);
-        });
+        return local.dropPv(name);
     }
 
     @Override
     public CompletableFuture<Void> discoveryPing() {
-        return command(Commands.PvaClient.class, p -> {
-            p.discoveryPing();
-            return CompletableFuture.completedFuture(null);
-        });
+        return local.discoveryPing();
     }
 
     @Override
     public CompletableFuture<Boolean> searchNow() {
-        return command(Commands.PvaClient.class, p -> CompletableFuture.completedFuture(p.searchNow()));
+        return local.searchNow();
     }
 
-    private <C, R> CompletableFuture<R> command(Class<C> type, Function<C, CompletableFuture<R>> body) {
-        if (state != EngineState.RUNNING) {
-            return CompletableFuture.failedFuture(new IllegalStateException("engine is " + state));
-        }
-        CompletableFuture<R> result = new CompletableFuture<>();
-        scheduler.execute(() -> {
-            C target = implementer(type);
-            if (target == null) {
-                result.completeExceptionally(new IllegalStateException("no running service accepts "
-                        + type.getSimpleName() + " commands"));
-                return;
-            }
-            try {
-                body.apply(target).whenComplete((v, e) -> {
-                    if (e != null) {
-                        result.completeExceptionally(e);
-                    } else {
-                        result.complete(v);
-                    }
-                });
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        });
-        return result;
+    @Override
+    public EngineCommands commands() {
+        return commands;
     }
 
     // ---------------------------------------------------------------- ServiceContext

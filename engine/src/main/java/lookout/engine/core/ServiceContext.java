@@ -4,6 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.random.RandomGenerator;
+import lookout.engine.api.Actor;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineEvent;
 import lookout.engine.api.EngineOptions;
@@ -73,5 +74,21 @@ public interface ServiceContext {
             return engine.snapshot();
         }
         throw new UnsupportedOperationException("this context builds no engine snapshot");
+    }
+
+    /**
+     * The engine facade itself, for the control API (never called on the engine loop: its
+     * blocking methods would wait for the loop), or null when this context is no engine (a test's).
+     */
+    default Engine engine() {
+        return this instanceof Engine engine ? engine : null;
+    }
+
+    /**
+     * Records a write refused before it reached the engine (no token, the wrong role, a malformed
+     * request) in the audit log, as {@link Engine#actingAs} records the ones that reach it. A
+     * context that is no engine has no audit log.
+     */
+    default void recordRefusal(Actor actor, String action, Map<String, Object> args, String reason) {
     }
 }

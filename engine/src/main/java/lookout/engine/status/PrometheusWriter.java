@@ -11,6 +11,12 @@ import lookout.engine.api.Metric;
  * The Prometheus text exposition format (version 0.0.4) of the snapshot's metrics: samples of
  * one name are grouped under a single {@code # HELP} and {@code # TYPE} line (the first sample's
  * help and type win), names in order of first appearance, labels sorted by name.
+ *
+ * <p>A family whose every sample carries a {@code quantile} label is a summary's quantiles, and is
+ * typed {@code summary}: the format reserves that label for summaries ("quantile" on any other
+ * type is rejected by {@code promtool check metrics}). Such a family is written without
+ * {@code _sum} and {@code _count}, which the format allows (they are optional), when its samples
+ * are percentiles over a recent window, as the resolver's upstream latencies are.
  */
 public final class PrometheusWriter {
 
@@ -32,7 +38,9 @@ public final class PrometheusWriter {
             if (first.help() != null && !first.help().isEmpty()) {
                 out.append("# HELP ").append(name).append(' ').append(escapeHelp(first.help())).append('\n');
             }
-            out.append("# TYPE ").append(name).append(' ').append(type(first.type())).append('\n');
+            boolean quantiles = e.getValue().stream().allMatch(m -> m.labels().containsKey("quantile"));
+            out.append("# TYPE ").append(name).append(' ').append(quantiles ? "summary" : type(first.type()))
+                    .append('\n');
             for (Metric m : e.getValue()) {
                 out.append(name);
                 if (!m.labels().isEmpty()) {
@@ -58,6 +66,7 @@ public final class PrometheusWriter {
     private static String type(String t) {
         return "counter".equals(t) || "gauge".equals(t) ? t : "untyped";
     }
+
 
     static String value(double v) {
         if (Double.isNaN(v)) {

@@ -145,7 +145,7 @@ class EngineLayersTest {
                 .or().haveFullyQualifiedName("lookout.engine.weighted.OddsCalculator")
                 .or().haveFullyQualifiedName("lookout.engine.health.AntiFlap")
                 .or().haveFullyQualifiedName("lookout.engine.health.AdminState")
-                .or().haveFullyQualifiedName("lookout.engine.core.FailureFold")
+                .or().haveFullyQualifiedName("lookout.engine.api.FailureFold")
                 .should().dependOnClassesThat(SOCKETS)
                 .because("pure structures take now as an argument and are tested in virtual time, without sockets")
                 .check(engine);

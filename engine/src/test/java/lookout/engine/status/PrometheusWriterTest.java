@@ -39,4 +39,23 @@ class PrometheusWriterTest {
         assertThat(PrometheusWriter.write(List.of(new Metric("m", "", "summary", Map.of(), 1))))
                 .isEqualTo("# TYPE m untyped\nm 1\n");
     }
+
+    @Test
+    void aFamilyOfQuantilesIsASummary() {
+        List<Metric> ms = List.of(
+                new Metric("lookout_x_seconds", "Latency", "gauge", Map.of("upstream", "a", "quantile", "0.5"), 0.01),
+                new Metric("lookout_x_seconds", "Latency", "gauge", Map.of("upstream", "a", "quantile", "0.99"), 0.2),
+                new Metric("lookout_y", "Mixed", "gauge", Map.of("quantile", "0.5"), 1),
+                new Metric("lookout_y", "Mixed", "gauge", Map.of(), 2));
+        assertThat(PrometheusWriter.write(ms)).isEqualTo("""
+                # HELP lookout_x_seconds Latency
+                # TYPE lookout_x_seconds summary
+                lookout_x_seconds{quantile="0.5",upstream="a"} 0.01
+                lookout_x_seconds{quantile="0.99",upstream="a"} 0.2
+                # HELP lookout_y Mixed
+                # TYPE lookout_y gauge
+                lookout_y{quantile="0.5"} 1
+                lookout_y 2
+                """);
+    }
 }

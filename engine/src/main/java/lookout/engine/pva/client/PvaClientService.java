@@ -19,7 +19,7 @@ import lookout.engine.api.Subsystem;
 import lookout.engine.config.Config;
 import lookout.engine.config.PvaConfig;
 import lookout.engine.core.Commands;
-import lookout.engine.core.FailureFold;
+import lookout.engine.api.FailureFold;
 import lookout.engine.core.Service;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;

@@ -6,7 +6,7 @@ import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.util.List;
 import lookout.engine.api.Scheduler;
-import lookout.engine.core.FailureFold;
+import lookout.engine.api.FailureFold;
 import lookout.engine.net.HostPort;
 import lookout.engine.net.NetError;
 import lookout.engine.pva.wire.SearchDatagramBuilder;

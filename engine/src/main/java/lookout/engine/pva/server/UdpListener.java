@@ -9,7 +9,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
 import lookout.engine.api.Scheduler;
-import lookout.engine.core.FailureFold;
+import lookout.engine.api.FailureFold;
 import lookout.engine.net.HostPort;
 import lookout.engine.net.NetError;
 import lookout.engine.pva.wire.DatagramContents;

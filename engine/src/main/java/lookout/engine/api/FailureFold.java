@@ -1,4 +1,4 @@
-package lookout.engine.core;
+package lookout.engine.api;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;

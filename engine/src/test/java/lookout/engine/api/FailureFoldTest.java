@@ -1,4 +1,4 @@
-package lookout.engine.core;
+package lookout.engine.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
