@@ -67,8 +67,9 @@ public final class ConsoleWindow implements AutoCloseable {
     private boolean closing;
     private Stage stage;
     private final lookout.console.widgets.LayoutKeeper keeper;
+    /** Writes the layout file: its own thread, let finish its last write on close. */
+    private final ExecutorService layoutWriter;
     private final Map<String, Parent> paneRoots;
-    private final lookout.console.events.EventLog eventLog;
 
     public ConsoleWindow(Engine engine, ConfigLoader loader) {
         this(engine, loader, lookout.console.widgets.Layout.none());
@@ -137,7 +138,12 @@ public final class ConsoleWindow implements AutoCloseable {
         this.paneRoots = panes;
         MainView.LoadedMain main = MainView.load(mainVm, panes, this::toggleTheme);
         this.mainView = main.view();
-        this.keeper = new lookout.console.widgets.LayoutKeeper(layout, parser);
+        this.layoutWriter = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "lookout-console-layout");
+            t.setDaemon(true);
+            return t;
+        });
+        this.keeper = new lookout.console.widgets.LayoutKeeper(layout, layoutWriter);
         // the window's bounds: where the operator left it, else from the screen (issue 17 item 2)
         this.bounds = lookout.console.widgets.Windows.choose(
                 lookout.console.widgets.Windows.screenFor(keeper.savedBounds()), keeper.savedBounds());
@@ -145,7 +151,6 @@ public final class ConsoleWindow implements AutoCloseable {
         theme.applyTo(scene);
         mainView.onHelp(() -> lookout.console.main.HelpView.show(scene));
         keepLayout();
-        this.eventLog = new lookout.console.events.EventLog(parser, Platform::runLater);
 
         gateway.onSnapshot(s -> {
             mainVm.onSnapshot(s, gateway.lastSnapshotNanos());
@@ -156,7 +161,6 @@ public final class ConsoleWindow implements AutoCloseable {
         });
         pvaVm.setSubnetProposer(this::proposeSubnet);
         gateway.onEvents(eventsVm::onEvents);
-        gateway.onEvents(eventLog::append);
         gateway.onEvents(resolverVm::onEvents);
         gateway.onEvents(pvaVm::onEvents);
         gateway.onEvents(mainVm::onEvents);
@@ -231,6 +235,9 @@ public final class ConsoleWindow implements AutoCloseable {
         if (initial.ok()) {
             keepHistoryIn(initial.config());
             gateway.start(initial.config()).whenComplete((v, e) -> {
+                if (e == null) {
+                    showEarlierEvents(initial.config());
+                }
                 if (e != null) {
                     Throwable cause = e.getCause() != null ? e.getCause() : e;
                     mainVm.engineNotRunning("start failed: " + cause.getMessage());
@@ -318,6 +325,7 @@ public final class ConsoleWindow implements AutoCloseable {
         return gateway.apply(r).thenApply(res -> {
             if (res != null && res.applied() && r.config() != null) {
                 keepHistoryIn(r.config());
+                showEarlierEvents(r.config());
             }
             return res;
         });
@@ -335,8 +343,22 @@ public final class ConsoleWindow implements AutoCloseable {
         }
         historyKept = true;
         configVm.useHistoryStore(new lookout.console.configpane.HistoryStore(c.stateDir()));
-        java.nio.file.Path dir = c.stateDir();
-        eventLog.useFile(dir, earlier -> eventsVm.restore(earlier, dir.resolve(lookout.console.events.EventLog.FILE).toString()));
+    }
+
+    /** UI thread: the earlier runs' events were asked for (once). */
+    private boolean earlierShown;
+
+    /**
+     * Once the engine runs: the events its journal keeps from earlier runs (STATE_DIR/events.log,
+     * across restarts) go before this run's on the Events pane.
+     */
+    private void showEarlierEvents(lookout.engine.config.Config c) {
+        if (earlierShown || gateway.attached()) {
+            return; // an attached engine's event stream starts with what it keeps
+        }
+        earlierShown = true;
+        String where = c.stateDir() == null ? "the engine's journal" : c.stateDir().resolve("events.log").toString();
+        gateway.earlierEvents().thenAccept(earlier -> eventsVm.restore(earlier, where));
     }
 
     /**
@@ -489,6 +511,7 @@ public final class ConsoleWindow implements AutoCloseable {
         keeper.close();
         ageTicker.stop();
         gateway.close();
-        parser.shutdown(); // the layout's last write finishes; nothing new is taken
+        layoutWriter.shutdown(); // the layout's last write finishes
+        parser.shutdownNow();
     }
 }

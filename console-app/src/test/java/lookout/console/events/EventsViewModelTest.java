@@ -91,6 +91,16 @@ class EventsViewModelTest {
         assertThat(lines[1]).contains(",upstream 192.0.2.53:53 failed: refused: nothing listens on that port," + raw);
     }
 
+    /** Issue 17 item 11: events of earlier runs (the engine's journal) come first, under a line saying so. */
+    @Test
+    void earlierEventsAreShownFirstUnderALineThatSaysSo() {
+        EventsViewModel vm = new EventsViewModel();
+        vm.onEvents(List.of(notice(5000, Subsystem.CONFIG, Severity.INFO, "this run")));
+        vm.restore(List.of(notice(0, Subsystem.RESOLVER, Severity.WARNING, "an earlier run")), "/var/lib/lookout/events.log");
+        assertThat(vm.rows()).extracting(EventRow::message).containsExactly("an earlier run",
+                "— the events above are from before this console started (kept in /var/lib/lookout/events.log) —", "this run");
+    }
+
     @Test
     void oldestRowsAreDroppedBeyondTheCap() {
         EventsViewModel vm = new EventsViewModel();
