@@ -127,6 +127,11 @@ public final class ConsoleWindow implements AutoCloseable {
             public java.util.concurrent.CompletableFuture<Void> discoveryPing() {
                 return g.discoveryPing();
             }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<lookout.engine.api.PvaChannelDiagnosis> diagnosePv(String name) {
+                return g.diagnosePv(name);
+            }
         });
 
         Map<String, Parent> panes = new LinkedHashMap<>();

@@ -253,6 +253,11 @@ public final class EngineGateway implements AutoCloseable {
 
     // ------------------------------------------------------------------ commands
 
+    /** What the engine's PVA client knows about one PV name (a read, for "why?"). */
+    public CompletableFuture<lookout.engine.api.PvaChannelDiagnosis> diagnosePv(String name) {
+        return async(() -> engine.diagnosePv(name));
+    }
+
     /**
      * The events the engine's journal keeps from before this console received its first one
      * (earlier runs: the journal survives restarts in STATE_DIR), oldest first; empty when the

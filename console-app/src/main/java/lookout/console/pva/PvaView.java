@@ -181,7 +181,8 @@ public final class PvaView {
     }
 
     private void why(ChannelRow r) {
-        vm.why(r.name());
+        String name = r.name();
+        lookout.console.widgets.WhyPanel.show(channelTable, () -> vm.why(name));
     }
 
     /** A cell that draws its value as an ISA-101 indicator (text + icon + border when abnormal). */

@@ -54,6 +54,11 @@ public final class PvaViewModel {
         CompletableFuture<Boolean> searchNow();
 
         CompletableFuture<Void> discoveryPing();
+
+        /** What the engine's PVA client knows about one name (for "why?"). */
+        default CompletableFuture<lookout.engine.api.PvaChannelDiagnosis> diagnosePv(String name) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException("this engine cannot say why"));
+        }
     }
 
     private final Commands commands;
@@ -249,6 +254,7 @@ public final class PvaViewModel {
         PvaServerSnapshot own = s.pvaServer();
         ownServerText.set(describeOwn(own));
         ownGuid = own == null || !own.running() || own.guid() == null ? "" : own.guid();
+        lastPva = p;
         if (p == null || !p.running()) {
             running.set(false);
             status.set("Not running: the engine has no PVA client running.", Indicator.Level.INACTIVE);
@@ -488,16 +494,21 @@ public final class PvaViewModel {
                 : "Discovery ping FAILED: " + lookout.console.widgets.PlainWords.of(rootMessage(e))));
     }
 
-    /** Opens the "why?" of {@code name} (the view shows it): set by the console's wiring. */
-    public void why(String name) {
-        whyAsked.accept(name);
-    }
+    /** The last PVA section and the engine's own server, for "why?". */
+    private PvaSnapshot lastPva;
 
-    private java.util.function.Consumer<String> whyAsked = n -> { };
-
-    /** Who answers "why?" for a PV name (the view, which builds the panel). */
-    public void onWhy(java.util.function.Consumer<String> asked) {
-        this.whyAsked = asked;
+    /**
+     * Why {@code name} is in its state (issue 17 item 12): the engine's facts about the channel
+     * (searches, replies and from where, duplicates, the ring) with the destinations, name
+     * servers and servers heard from the last snapshot, ending in a diagnosis. Completes on the UI
+     * thread.
+     */
+    public CompletableFuture<lookout.console.widgets.Why> why(String name) {
+        String n = name == null ? "" : name.strip();
+        PvaSnapshot p = lastPva;
+        String own = ownGuid;
+        Instant at = applyingAt;
+        return commands.diagnosePv(n).thenApply(d -> PvWhy.of(d, p, own, at));
     }
 
     static String rootMessage(Throwable e) {
