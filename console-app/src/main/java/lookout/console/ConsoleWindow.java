@@ -141,6 +141,9 @@ public final class ConsoleWindow implements AutoCloseable {
         panes.put(CONFIGURATION, ConfigView.load(configVm));
         panes.put(EVENTS, EventsView.load(eventsVm));
         this.paneRoots = panes;
+        for (Parent p : panes.values()) {
+            lookout.console.widgets.PaneKeys.labelMnemonics(p);
+        }
         MainView.LoadedMain main = MainView.load(mainVm, panes, this::toggleTheme);
         this.mainView = main.view();
         this.layoutWriter = Executors.newSingleThreadExecutor(r -> {

@@ -49,6 +49,31 @@ class ShortcutsFXTest {
         WaitForAsyncUtils.waitForFxEvents();
     }
 
+    private static void alt(FxRobot robot, KeyCode key) {
+        robot.press(KeyCode.ALT, key).release(key, KeyCode.ALT);
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    /** A pane's mnemonics act on that pane: Alt+R is the name field on the Resolver pane, Revert nowhere else. */
+    @Test
+    void mnemonicsActOnThePaneShown(FxRobot robot) throws Exception {
+        TextArea editor = robot.lookup("#configEditor").queryAs(TextArea.class);
+        waitFor(() -> !editor.getText().isEmpty());
+        robot.interact(() -> window.configViewModel().textProperty().set("# an edit\n" + editor.getText()));
+        robot.interact(() -> window.mainView().select(ConsoleWindow.RESOLVER));
+        robot.clickOn("#nav");
+        alt(robot, KeyCode.R);
+        assertThat(window.scene().getFocusOwner()).as("Alt+R on the Resolver pane").isSameAs(robot.lookup("#resolveName").query());
+        assertThat(window.configViewModel().dirtyProperty().get()).as("the Configuration pane's Revert did not run").isTrue();
+        robot.interact(() -> window.mainView().select(ConsoleWindow.PVA));
+        robot.clickOn("#nav");
+        alt(robot, KeyCode.P);
+        javafx.scene.Node box = robot.lookup("#pvSearch").query();
+        assertThat(window.scene().getFocusOwner()).as("Alt+P on the PVA pane")
+                .satisfiesAnyOf(f -> assertThat(f).isSameAs(box),
+                        f -> assertThat(f).isSameAs(((javafx.scene.control.ComboBox<?>) box).getEditor()));
+    }
+
     @Test
     void ctrlSOpensApplyOnTheConfigurationPaneOnly(FxRobot robot) throws Exception {
         TextArea editor = robot.lookup("#configEditor").queryAs(TextArea.class);

@@ -93,7 +93,10 @@ public final class MainView {
             for (int i = 0; i < names.size() && i < digits.length; i++) {
                 String name = names.get(i);
                 scene.getAccelerators().put(new KeyCodeCombination(digits[i], KeyCombination.SHORTCUT_DOWN),
-                        () -> select(name));
+                        () -> {
+                            select(name);
+                            focusInto(name);
+                        });
             }
             scene.getAccelerators().put(new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN,
                     KeyCombination.SHIFT_DOWN), toggleTheme);
@@ -132,6 +135,30 @@ public final class MainView {
                 listener.accept(b);
             }
         });
+    }
+
+    /**
+     * From the keyboard, the focus goes with the pane: to its main table (or the editor), so that
+     * the arrows, Enter (details), Ctrl+C and Ctrl+W work at once.
+     */
+    private void focusInto(String name) {
+        Parent p = panes.get(name);
+        if (p == null) {
+            return;
+        }
+        for (String selector : new String[] {".tree-table-view", ".table-view", ".text-area"}) {
+            Node n = p.lookup(selector);
+            if (n != null && n.isFocusTraversable()) {
+                n.requestFocus();
+                if (n instanceof javafx.scene.control.TableView<?> t && t.getSelectionModel().isEmpty() && !t.getItems().isEmpty()) {
+                    t.getSelectionModel().select(0);
+                } else if (n instanceof javafx.scene.control.TreeTableView<?> t && t.getSelectionModel().isEmpty()
+                        && t.getExpandedItemCount() > 0) {
+                    t.getSelectionModel().select(0);
+                }
+                return;
+            }
+        }
     }
 
     /** Shows the named pane. */

@@ -161,7 +161,9 @@ public final class PvaView {
         duplicateList.setItems(vm.duplicateClaims());
         duplicateList.setPlaceholder(new Label("No duplicate PV claims."));
         lookout.console.widgets.NoteLabel.bind(actionLabel, vm.actionNote());
-        whyButton.disableProperty().bind(channelTable.getSelectionModel().selectedItemProperty().isNull());
+        whyButton.disableProperty().bind(channelTable.getSelectionModel().selectedItemProperty().isNull()
+                .and(javafx.beans.binding.Bindings.isEmpty(vm.searchHistory()))
+                .and(searchBox.getEditor().textProperty().isEmpty()));
         for (Button b : new Button[] {searchButton, dropButton, searchNowButton, pingButton}) {
             b.disableProperty().bind(vm.runningProperty().not().or(vm.readOnlyProperty().isNotEmpty()));
         }
@@ -172,16 +174,23 @@ public final class PvaView {
         return lookout.console.widgets.Times.clock(t);
     }
 
+    /** Why? of the selected PV, else of the name in the box, else of the last one searched. */
     @FXML
     private void onWhy() {
         ChannelRow r = channelTable.getSelectionModel().getSelectedItem();
-        if (r != null) {
-            why(r);
+        String typed = searchBox.getEditor().getText() == null ? "" : searchBox.getEditor().getText().strip();
+        String name = r != null ? r.name() : !typed.isEmpty() ? typed
+                : vm.searchHistory().isEmpty() ? null : vm.searchHistory().get(0);
+        if (name != null) {
+            why(name);
         }
     }
 
     private void why(ChannelRow r) {
-        String name = r.name();
+        why(r.name());
+    }
+
+    private void why(String name) {
         lookout.console.widgets.WhyPanel.show(channelTable, () -> vm.why(name));
     }
 

@@ -186,7 +186,7 @@ public final class ResolverViewModel {
         status.set("Running.", Indicator.Level.NORMAL);
         List<ZoneRow> z = new ArrayList<>();
         for (ResolverSnapshot.Zone zone : r.zones()) {
-            z.add(new ZoneRow(zone.name(), zone.records() + (zone.dynamic() > 0 ? " (" + zone.dynamic() + " from pools)" : ""),
+            z.add(new ZoneRow(zone.name(), zone.records() + (zone.dynamic() > 0 ? " (" + zone.dynamic() + " pools)" : ""),
                     zone.serial() < 0 ? "no SOA" : Long.toString(zone.serial())));
         }
         if (!zones.equals(z)) {

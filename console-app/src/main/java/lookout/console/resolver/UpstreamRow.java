@@ -78,8 +78,10 @@ public final class UpstreamRow {
             return answered.get() ? "OK" : "no answer yet";
         }
         String r = reason.get();
+        // a few plain words ("refused", "no answer in time"); the whole reason is in the tooltip and Events
+        String cause = lookout.console.widgets.PlainWords.cause(r);
         int colon = r.indexOf(':');
-        String shortReason = colon > 0 ? r.substring(0, colon) : r; // the detail is in the tooltip and Events
+        String shortReason = cause != null ? cause.split(":")[0] : colon > 0 ? r.substring(0, colon) : r;
         return String.format(java.util.Locale.ROOT, "DEMOTED %.1f s", markLeft.get())
                 + (shortReason.isEmpty() ? "" : " (" + shortReason + ")");
     }

@@ -62,7 +62,7 @@ class ResolverViewModelTest {
         vm.onSnapshot(snapshot(T0, 0, 1, new ResolverSnapshot.Server("192.0.2.53:53", true, T0.plusSeconds(30), Duration.ofMillis(29_500))));
         UpstreamRow row = vm.servers().get(0);
         assertThat(row.scope()).isEqualTo("corp (default)");
-        assertThat(row.stateText()).isEqualTo("DEMOTED 29.5 s (timeout)");
+        assertThat(row.stateText()).isEqualTo("DEMOTED 29.5 s (no answer in time)");
 
         vm.onSnapshot(snapshot(T0.plusSeconds(30), 0, 1, new ResolverSnapshot.Server("192.0.2.53:53", false, null, Duration.ZERO)));
         assertThat(vm.servers().get(0)).isSameAs(row);
@@ -83,7 +83,7 @@ class ResolverViewModelTest {
                         new ResolverSnapshot.Zone("lookout.test.", 6, 2, 2026112901L), new ResolverSnapshot.Zone("x.test.", 1, 0, -1)));
         vm.onSnapshot(new EngineSnapshot(EngineState.RUNNING, T0, T0, null, r, null, null, null, List.of(), List.of()));
         assertThat(vm.zones()).containsExactly(new ResolverViewModel.ZoneRow("example.test.", "5", "1"),
-                new ResolverViewModel.ZoneRow("lookout.test.", "6 (2 from pools)", "2026112901"),
+                new ResolverViewModel.ZoneRow("lookout.test.", "6 (2 pools)", "2026112901"),
                 new ResolverViewModel.ZoneRow("x.test.", "1", "no SOA"));
     }
 
