@@ -66,8 +66,20 @@ public final class ConsoleWindow implements AutoCloseable {
     /** UI thread: the operator chose to close (after the unapplied-edits question, if any). */
     private boolean closing;
     private Stage stage;
+    private final lookout.console.widgets.LayoutKeeper keeper;
+    /** Writes the layout file: its own thread, let finish its last write on close. */
+    private final ExecutorService layoutWriter;
+    private final Map<String, Parent> paneRoots;
 
     public ConsoleWindow(Engine engine, ConfigLoader loader) {
+        this(engine, loader, lookout.console.widgets.Layout.none());
+    }
+
+    /**
+     * @param layout where the operator's layout and preferences are kept ({@code Layout.forUser}
+     *               for the console's main window; {@code Layout.none()} keeps nothing)
+     */
+    public ConsoleWindow(Engine engine, ConfigLoader loader, lookout.console.widgets.Layout layout) {
         this.gateway = new EngineGateway(engine, Platform::runLater);
         this.parser = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "lookout-console-parser");
@@ -115,6 +127,11 @@ public final class ConsoleWindow implements AutoCloseable {
             public java.util.concurrent.CompletableFuture<Void> discoveryPing() {
                 return g.discoveryPing();
             }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<lookout.engine.api.PvaChannelDiagnosis> diagnosePv(String name) {
+                return g.diagnosePv(name);
+            }
         });
 
         Map<String, Parent> panes = new LinkedHashMap<>();
@@ -123,12 +140,25 @@ public final class ConsoleWindow implements AutoCloseable {
         panes.put(PVA, PvaView.load(pvaVm));
         panes.put(CONFIGURATION, ConfigView.load(configVm));
         panes.put(EVENTS, EventsView.load(eventsVm));
+        this.paneRoots = panes;
+        for (Parent p : panes.values()) {
+            lookout.console.widgets.PaneKeys.labelMnemonics(p);
+        }
         MainView.LoadedMain main = MainView.load(mainVm, panes, this::toggleTheme);
         this.mainView = main.view();
-        // Never larger than the screen (a 1280x800 control-room side monitor, the headless test screen).
-        javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getVisualBounds();
-        this.scene = new Scene(main.root(), Math.min(1400, screen.getWidth()), Math.min(860, screen.getHeight()));
+        this.layoutWriter = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "lookout-console-layout");
+            t.setDaemon(true);
+            return t;
+        });
+        this.keeper = new lookout.console.widgets.LayoutKeeper(layout, layoutWriter);
+        // the window's bounds: where the operator left it, else from the screen (issue 17 item 2)
+        this.bounds = lookout.console.widgets.Windows.choose(
+                lookout.console.widgets.Windows.screenFor(keeper.savedBounds()), keeper.savedBounds());
+        this.scene = new Scene(main.root(), bounds.width(), bounds.height());
         theme.applyTo(scene);
+        mainView.onHelp(() -> lookout.console.main.HelpView.show(scene));
+        keepLayout();
 
         gateway.onSnapshot(s -> {
             mainVm.onSnapshot(s, gateway.lastSnapshotNanos());
@@ -144,7 +174,62 @@ public final class ConsoleWindow implements AutoCloseable {
         gateway.onEvents(mainVm::onEvents);
         ageTicker = new Timeline(new KeyFrame(Duration.seconds(1), e -> mainVm.tick(System.nanoTime())));
         ageTicker.setCycleCount(Timeline.INDEFINITE);
+        configVm.sourceNameProperty().addListener((o, a, b) -> updateTitle());
+        // the subnet proposal's note goes once its edit is applied or reverted
+        configVm.dirtyProperty().addListener((o, was, dirty) -> {
+            if (!dirty) {
+                pvaVm.actionNote().clearIf(proposalNote);
+            }
+        });
     }
+
+    private final lookout.console.widgets.Windows.Bounds bounds;
+    /** The PVA pane's note that proposed an edit ({@link #proposeSubnet}), cleared with the edit. */
+    private long proposalNote = -1;
+
+    /**
+     * The operator's layout: pane, theme, filters and every table's columns restored from the
+     * user's file and followed from now on.
+     */
+    private void keepLayout() {
+        javafx.beans.property.StringProperty pane = new javafx.beans.property.SimpleStringProperty(mainView.selected());
+        pane.addListener((o, a, b) -> {
+            if (b != null && paneRoots.containsKey(b) && !b.equals(mainView.selected())) {
+                mainView.select(b);
+            }
+        });
+        keeper.keep("pane", pane);
+        mainView.onSelect(pane::set);
+        javafx.beans.property.StringProperty themeName = new javafx.beans.property.SimpleStringProperty(theme.name());
+        themeName.addListener((o, a, b) -> {
+            for (Theme t : Theme.values()) {
+                if (t.name().equals(b) && t != theme) {
+                    theme = t;
+                    theme.applyTo(scene);
+                }
+            }
+        });
+        keeper.keep("theme", themeName);
+        themeProperty = themeName;
+        keeper.keep("filter.events.text", eventsVm.filterTextProperty());
+        javafx.beans.property.StringProperty severity = new javafx.beans.property.SimpleStringProperty(
+                eventsVm.minimumSeverityProperty().get().name());
+        severity.addListener((o, a, b) -> {
+            for (lookout.engine.api.Severity v : lookout.engine.api.Severity.values()) {
+                if (v.name().equals(b)) {
+                    eventsVm.minimumSeverityProperty().set(v);
+                }
+            }
+        });
+        keeper.keep("filter.events.severity", severity);
+        eventsVm.minimumSeverityProperty().addListener((o, a, b) -> severity.set(b == null ? null : b.name()));
+        keeper.keep("filter.pva.servers", pvaVm.serverFilterProperty());
+        for (Parent p : paneRoots.values()) {
+            keeper.tablesUnder(p);
+        }
+    }
+
+    private javafx.beans.property.StringProperty themeProperty;
 
     /**
      * Opens the gateway and starts the engine on {@code initial} when it is valid. When it is not,
@@ -158,6 +243,9 @@ public final class ConsoleWindow implements AutoCloseable {
         if (initial.ok()) {
             keepHistoryIn(initial.config());
             gateway.start(initial.config()).whenComplete((v, e) -> {
+                if (e == null) {
+                    showEarlierEvents(initial.config());
+                }
                 if (e != null) {
                     Throwable cause = e.getCause() != null ? e.getCause() : e;
                     mainVm.engineNotRunning("start failed: " + cause.getMessage());
@@ -217,11 +305,24 @@ public final class ConsoleWindow implements AutoCloseable {
         configVm.readOnlyProperty().set(r);
     }
 
+    /**
+     * "Lookout — FILE — embedded engine", or for an attached one "Lookout — NAME (FILE) at URL":
+     * which configuration and which engine, wherever the window is (task bar, window list).
+     */
     private void updateTitle() {
         if (stage != null) {
-            String label = engineLabel();
-            stage.setTitle(label == null ? "Lookout" : "Lookout — " + label);
+            stage.setTitle(title());
         }
+    }
+
+    /** The window's title (see {@link #updateTitle}). */
+    public String title() {
+        String label = engineLabel();
+        if (label != null) {
+            return "Lookout — " + label;
+        }
+        String file = configVm.sourceNameProperty().get();
+        return "Lookout — " + (file == null || file.isEmpty() ? ConfigLoader.EMBEDDED_NAME : file) + " — embedded engine";
     }
 
     /**
@@ -233,6 +334,7 @@ public final class ConsoleWindow implements AutoCloseable {
         return gateway.apply(r, request).thenApply(res -> {
             if (res != null && res.applied() && r.config() != null) {
                 keepHistoryIn(r.config());
+                showEarlierEvents(r.config());
             }
             return res;
         });
@@ -250,6 +352,22 @@ public final class ConsoleWindow implements AutoCloseable {
         }
         historyKept = true;
         configVm.useHistoryStore(new lookout.console.configpane.HistoryStore(c.stateDir()));
+    }
+
+    /** UI thread: the earlier runs' events were asked for (once). */
+    private boolean earlierShown;
+
+    /**
+     * Once the engine runs: the events its journal keeps from earlier runs (STATE_DIR/events.log,
+     * across restarts) go before this run's on the Events pane.
+     */
+    private void showEarlierEvents(lookout.engine.config.Config c) {
+        if (earlierShown || gateway.attached()) {
+            return; // an attached engine's event stream starts with what it keeps
+        }
+        earlierShown = true;
+        String where = c.stateDir() == null ? "the engine's journal" : c.stateDir().resolve("events.log").toString();
+        gateway.earlierEvents().thenAccept(earlier -> eventsVm.restore(earlier, where));
     }
 
     /**
@@ -272,6 +390,7 @@ public final class ConsoleWindow implements AutoCloseable {
         configVm.textProperty().set(text);
         mainView.select(CONFIGURATION);
         configVm.diff();
+        proposalNote = pvaVm.actionNote().serial() + 1; // the note the PVA pane says next
         return "Proposed on the Configuration pane: check the diff, then Apply.";
     }
 
@@ -299,7 +418,9 @@ public final class ConsoleWindow implements AutoCloseable {
             }
         }
         stage.setScene(scene);
-        lookout.console.widgets.Windows.show(stage);
+        lookout.console.widgets.Windows.show(stage, bounds);
+        keeper.follow(stage);
+        stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, e -> keeper.flush());
     }
 
     /** The unapplied-edits question; Save and apply closes once the engine took them. */
@@ -352,6 +473,9 @@ public final class ConsoleWindow implements AutoCloseable {
     public void toggleTheme() {
         theme = theme.other();
         theme.applyTo(scene);
+        if (themeProperty != null) {
+            themeProperty.set(theme.name());
+        }
     }
 
     public Theme theme() {
@@ -390,10 +514,17 @@ public final class ConsoleWindow implements AutoCloseable {
         return mainVm;
     }
 
+    /** Where the operator's layout is kept. */
+    public lookout.console.widgets.LayoutKeeper layoutKeeper() {
+        return keeper;
+    }
+
     @Override
     public void close() {
+        keeper.close();
         ageTicker.stop();
         gateway.close();
+        layoutWriter.shutdown(); // the layout's last write finishes
         parser.shutdownNow();
     }
 }

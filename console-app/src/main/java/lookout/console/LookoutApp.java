@@ -110,7 +110,7 @@ public final class LookoutApp extends Application {
 
     private void startAttached(Stage stage, RemoteEngine remote) {
         engine = remote;
-        window = new ConsoleWindow(remote, new ConfigLoader(System.getenv()));
+        window = new ConsoleWindow(remote, new ConfigLoader(System.getenv()), lookout.console.widgets.Layout.forUser(System.getenv()));
         reportFirstFrame(window.scene());
         window.attach();
         window.show(stage);
@@ -136,7 +136,7 @@ public final class LookoutApp extends Application {
         String text = initial.ok() ? initial.config().source().text() : readQuietly(path);
 
         engine = Engines.create(options);
-        window = new ConsoleWindow(engine, loader);
+        window = new ConsoleWindow(engine, loader, lookout.console.widgets.Layout.forUser(System.getenv()));
         reportFirstFrame(window.scene());
         window.open(initial, name, text);
         window.show(stage);

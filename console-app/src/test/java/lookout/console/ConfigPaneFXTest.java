@@ -112,6 +112,58 @@ class ConfigPaneFXTest {
         waitFor(() -> label(robot, "#configMessage").startsWith("Version 2 applied"));
     }
 
+    /**
+     * Issue 17 item 8: a comment line at the top is no effective change (the zones and pools it
+     * moves down a line are the same), and a proposal's note goes once the edit is reverted.
+     */
+    @Test
+    void aCommentIsNoChangeAndTheSubnetProposalCountsWhatItLists(FxRobot robot) throws Exception {
+        robot.interact(() -> window.close());
+        robot.interact(() -> {
+            try {
+                Path dir = Files.createTempDirectory("lookout-fx");
+                console.close();
+                console = new TestConsole(dir);
+                String zone = "zones => { fx.test => { text => \"\n@ SOA ns1 hm 7 7200 1800 604800 300\n@ NS ns1\n"
+                        + "ns1 A 127.0.0.1\nwww 300 DYNA weighted!pool\n\" } }\n";
+                ConfigResult initial = console.parse(TestConsole.with("", zone + PoolsPaneFXTest.POOLS), dir);
+                assertThat(initial.problems()).isEmpty();
+                javafx.stage.Stage stage = (javafx.stage.Stage) robot.lookup("#configEditor").query().getScene().getWindow();
+                window = new ConsoleWindow(console.engine, console.loader);
+                window.open(initial, initial.config().source().name(), initial.config().source().text());
+                window.show(stage);
+                window.mainView().select(ConsoleWindow.CONFIGURATION);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        TextArea editor = robot.lookup("#configEditor").queryAs(TextArea.class);
+        waitFor(() -> label(robot, "#statusVersion").startsWith("Configuration: version 1 ("));
+        waitFor(() -> editor.getText().contains("weighted!pool"));
+        robot.interact(() -> window.configViewModel().textProperty().set("# a comment at the top\n" + editor.getText()));
+        robot.clickOn("#diffButton");
+        waitFor(() -> label(robot, "#configMessage").startsWith("No difference"));
+        @SuppressWarnings("unchecked")
+        ListView<String> plain = robot.lookup("#plainDiffList").queryAs(ListView.class);
+        assertThat(plain.getItems()).containsExactly("No changes: the candidate is the same as the running configuration.");
+        robot.interact(() -> window.configViewModel().revert());
+
+        // "point at a subnet": the message counts the lines it lists
+        robot.interact(() -> window.mainView().select(ConsoleWindow.PVA));
+        robot.interact(() -> {
+            window.pvaViewModel().subnetAddressesProperty().set("10.0.0.255");
+            window.pvaViewModel().proposeSubnet();
+        });
+        waitFor(() -> label(robot, "#configMessage").contains("change"));
+        waitFor(() -> !plain.getItems().isEmpty() && !plain.getItems().get(0).startsWith("No changes"));
+        String message = label(robot, "#configMessage");
+        int lines = plain.getItems().size();
+        assertThat(message).startsWith(lines + " change");
+        assertThat(window.pvaViewModel().actionMessageProperty().get()).startsWith("Proposed");
+        robot.interact(() -> window.configViewModel().revert());
+        waitFor(() -> !window.pvaViewModel().actionMessageProperty().get().startsWith("Proposed"));
+    }
+
     @Test
     void revertFromTheKeyboardRestoresTheRunningText(FxRobot robot) throws Exception {
         TextArea editor = robot.lookup("#configEditor").queryAs(TextArea.class);

@@ -94,6 +94,50 @@ class PoolsPaneFXTest {
         robot.clickOn("#confirmForce");
     }
 
+    /** The odds an Odds cell shows for the line named {@code name} (read from the cell on screen, not the model). */
+    private static String shownOdds(TreeTableView<PoolRow> tree, String name) throws Exception {
+        return fx(() -> {
+            for (javafx.scene.Node n : tree.lookupAll(".tree-table-cell")) {
+                if (n instanceof javafx.scene.control.TreeTableCell<?, ?> cell && "Odds".equals(cell.getTableColumn().getText())
+                        && cell.getTableRow() != null && cell.getTableRow().getItem() instanceof PoolRow r
+                        && r.name().equals(name) && cell.isVisible()) {
+                    for (javafx.scene.Node l : cell.lookupAll(".label")) {
+                        if (l instanceof Label label && label.getText() != null && label.getText().endsWith("%")) {
+                            return label.getText();
+                        }
+                    }
+                    return "";
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Issue 17 item 1: the Odds cells on screen follow the engine's odds when an address is forced
+     * DOWN and released (the model was right; the cells never learnt the odds had changed).
+     */
+    @Test
+    void theOddsCellsOnScreenFollowAForcedStateAndItsRelease(FxRobot robot) throws Exception {
+        @SuppressWarnings("unchecked")
+        TreeTableView<PoolRow> tree = robot.lookup("#poolTree").queryAs(TreeTableView.class);
+        try {
+            waitFor(() -> "31.3 %".equals(shownOdds(tree, "b")));
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("b shows " + shownOdds(tree, "b"), e);
+        }
+        assertThat(shownOdds(tree, "a")).isEqualTo("62.5 %");
+
+        force(robot, tree, "a");
+        waitFor(() -> "83.3 %".equals(shownOdds(tree, "b")));
+        assertThat(shownOdds(tree, "a")).isEqualTo("0.0 %");
+        assertThat(shownOdds(tree, "c")).isEqualTo("16.7 %");
+
+        confirmed(robot, tree, PoolRow.Kind.ITEM, "a", "#release");
+        waitFor(() -> "31.3 %".equals(shownOdds(tree, "b")));
+        assertThat(shownOdds(tree, "a")).isEqualTo("62.5 %");
+    }
+
     @Test
     void forcingAddressesDownChangesTheOddsThenFailover(FxRobot robot) throws Exception {
         @SuppressWarnings("unchecked")

@@ -105,6 +105,77 @@ class PvaPaneFXTest {
         assertThat(robot.lookup("#serverCount").queryAs(Label.class).getText()).startsWith("0 online · 0 stale · 1 offline");
     }
 
+    private static javafx.scene.control.Button button(FxRobot robot, String textStart) {
+        return robot.lookup((javafx.scene.Node n) -> n instanceof javafx.scene.control.Button b && b.getText() != null
+                && b.getText().replace("_", "").startsWith(textStart)).queryAs(javafx.scene.control.Button.class);
+    }
+
+    /** The State cell of the channel row named {@code name} as drawn, or null when the row is not shown. */
+    private static String shownState(TableView<?> table, String name) throws Exception {
+        return fx(() -> {
+            for (javafx.scene.Node n : table.lookupAll(".table-cell")) {
+                if (n instanceof javafx.scene.control.TableCell<?, ?> cell && "State".equals(cell.getTableColumn().getText())
+                        && cell.getTableRow() != null && cell.getTableRow().getItem() instanceof lookout.console.pva.ChannelRow r
+                        && r.name().equals(name)) {
+                    for (javafx.scene.Node l : cell.lookupAll(".label")) {
+                        if (l instanceof Label label && label.getText() != null && !label.getText().isEmpty()) {
+                            return label.getText();
+                        }
+                    }
+                    return "";
+                }
+            }
+            return null;
+        });
+    }
+
+    /** Issue 17 item 6: Enter in the PV box searches, as the README says. */
+    @Test
+    void enterInThePvBoxSearches(FxRobot robot) throws Exception {
+        @SuppressWarnings("unchecked")
+        TableView<lookout.console.pva.ChannelRow> channels = robot.lookup("#channelTable").queryAs(TableView.class);
+        robot.clickOn("#pvSearch").write("fx:enter:1");
+        robot.press(javafx.scene.input.KeyCode.ENTER).release(javafx.scene.input.KeyCode.ENTER);
+        waitFor(() -> fx(() -> channels.getItems().stream().anyMatch(r -> r.name().equals("fx:enter:1"))));
+        assertThat(fx(() -> window.pvaViewModel().searchHistory())).contains("fx:enter:1");
+    }
+
+    /**
+     * Issue 17 item 3: "Stop searching" shows the truth — a stopped PV reads STOPPING until the
+     * engine lets it go (then its row goes), and a PV the configuration watches is said to stay.
+     */
+    @Test
+    void stopSearchingShowsWhatBecomesOfThePv(FxRobot robot) throws Exception {
+        @SuppressWarnings("unchecked")
+        TableView<lookout.console.pva.ChannelRow> channels = robot.lookup("#channelTable").queryAs(TableView.class);
+        robot.interact(() -> window.pvaViewModel().search("fx:stop:1"));
+        try {
+            waitFor(() -> "SEARCHING".equals(shownState(channels, "fx:stop:1")));
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("fx:stop:1 shows " + shownState(channels, "fx:stop:1") + " rows "
+                    + fx(() -> channels.getItems().stream().map(r -> r.name() + "=" + r.state()).toList()), e);
+        }
+        robot.interact(() -> channels.getSelectionModel().select(
+                channels.getItems().stream().filter(r -> r.name().equals("fx:stop:1")).findFirst().orElseThrow()));
+        robot.clickOn(button(robot, "Stop searching"));
+        waitFor(() -> String.valueOf(shownState(channels, "fx:stop:1")).startsWith("STOPPING"));
+        assertThat(robot.lookup("#pvaAction").queryAs(Label.class).getText()).contains("fx:stop:1");
+        // the engine lets an unreferenced channel go within two 10-s sweeps
+        for (int i = 0; i < 3; i++) {
+            console.scheduler.advance(Duration.ofSeconds(11));
+        }
+        waitFor(() -> fx(() -> channels.getItems().stream().noneMatch(r -> r.name().equals("fx:stop:1"))));
+
+        // a watched PV stays: the pane says why instead of claiming it stopped
+        robot.interact(() -> channels.getSelectionModel().select(
+                channels.getItems().stream().filter(r -> r.name().equals("fx:test:2")).findFirst().orElseThrow()));
+        robot.clickOn(button(robot, "Stop searching"));
+        waitFor(() -> robot.lookup("#pvaAction").queryAs(Label.class).getText().contains("pva.watch"));
+        assertThat(robot.lookup("#pvaAction").queryAs(Label.class).getText()).doesNotStartWith("Stopped");
+        console.scheduler.advance(Duration.ofSeconds(25));
+        waitFor(() -> "SEARCHING".equals(shownState(channels, "fx:test:2")));
+    }
+
     @Test
     void ringBarsAddUpToTheSearchingCount(FxRobot robot) throws Exception {
         PvaViewModel vm = window.pvaViewModel();

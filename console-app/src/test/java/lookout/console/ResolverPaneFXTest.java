@@ -88,7 +88,8 @@ class ResolverPaneFXTest {
         waitFor(() -> !table.getItems().isEmpty());
         UpstreamRow row = fx(() -> table.getItems().get(0));
         assertThat(row.address()).isEqualTo(upstream);
-        assertThat(fx(row::stateText)).isEqualTo("OK");
+        // issue 17 item 7: a server that has never answered does not read "OK"
+        assertThat(fx(row::stateText)).isEqualTo("no answer yet");
         assertThat(fx(row::lastFailure)).isEqualTo("—");
 
         robot.clickOn("#resolveName").write("host.corp.test");
@@ -114,6 +115,12 @@ class ResolverPaneFXTest {
         assertThat(fx(row::lastSuccess)).as("it never answered").isEqualTo("—");
         TextArea trace = robot.lookup("#traceArea").queryAs(TextArea.class);
         waitFor(() -> trace.getText().contains(upstream));
+        // issue 17 item 12: the trace ends in a diagnosis, in plain words
+        try {
+            waitFor(() -> trace.getText().contains("Diagnosis: Unavailable: every attempt failed — " + upstream + ": 3 × timeout"));
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError(trace.getText(), e);
+        }
 
         console.scheduler.advance(Duration.ofSeconds(10));
         waitFor(() -> fx(() -> row.markLeft() < first - 9));
@@ -121,6 +128,7 @@ class ResolverPaneFXTest {
 
         console.scheduler.advance(Duration.ofSeconds(31));
         waitFor(() -> fx(() -> !row.demoted() && row.markLeft() == 0));
-        assertThat(fx(row::stateText)).isEqualTo("OK");
+        // its mark expired, and it has still never answered: not "OK"
+        assertThat(fx(row::stateText)).isEqualTo("no answer yet");
     }
 }

@@ -159,17 +159,37 @@ public final class Headless {
         }
     }
 
+    /**
+     * {@link #start}, and when the engine cannot start (a port already taken, say), one clear line
+     * — the cause in plain words — and nothing after it: the stack trace only at the debug level
+     * ({@code --log-level debug}), where a developer asks for it. Null when nothing runs.
+     */
+    static Headless startOrSay(Path config, EngineOptions options, PrintStream err) {
+        try {
+            return start(config, options, err);
+        } catch (RuntimeException e) {
+            LOG.severe(startFailure(e));
+            LOG.log(Level.FINE, "the start failure in detail", e);
+            return null;
+        }
+    }
+
+    /** "engine failed to start: cannot bind UDP 127.0.0.1:8053 (the port is already in use by another program)". */
+    static String startFailure(RuntimeException e) {
+        StringBuilder raw = new StringBuilder(e.getMessage() == null ? e.toString() : e.getMessage());
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            if (c.getMessage() != null && !raw.toString().contains(c.getMessage())) {
+                raw.append(": ").append(c.getMessage());
+            }
+        }
+        return "engine failed to start: " + lookout.console.widgets.PlainWords.of(raw.toString());
+    }
+
     /** The launcher's entry: never returns normally while the engine runs; the shutdown hook exits 0. */
     public static int run(Invocation inv, Class<?> anchor) {
         OneLineLogging.install(System.out, inv.logLevel());
         LOG.info(Version.line(anchor) + ", headless, pid " + ProcessHandle.current().pid());
-        Headless h;
-        try {
-            h = start(inv.config(), inv.engineOptions(EngineOptions.defaults()), System.err);
-        } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "engine failed to start: " + e.getMessage(), e);
-            return 1;
-        }
+        Headless h = startOrSay(inv.config(), inv.engineOptions(EngineOptions.defaults()), System.err);
         if (h == null) {
             return 1;
         }

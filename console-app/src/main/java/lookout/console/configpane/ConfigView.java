@@ -30,11 +30,9 @@ import lookout.console.widgets.Fxml;
 /** Controller of {@code ConfigView.fxml}; all logic is in {@link ConfigViewModel}. */
 public final class ConfigView {
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT)
-            .withZone(ZoneId.systemDefault());
-
     private final ConfigViewModel vm;
 
+    @FXML private javafx.scene.layout.VBox paneRoot;
     @FXML private Button validateButton;
     @FXML private Button diffButton;
     @FXML private Button applyButton;
@@ -70,7 +68,7 @@ public final class ConfigView {
     @FXML
     private void initialize() {
         editor.textProperty().bindBidirectional(vm.textProperty());
-        messageLabel.textProperty().bind(vm.messageProperty());
+        lookout.console.widgets.NoteLabel.bind(messageLabel, vm.messageNote());
         editor.caretPositionProperty().addListener((o, a, b) -> showCaret());
         showCaret();
 
@@ -114,8 +112,7 @@ public final class ConfigView {
         historyTable.setItems(vm.history());
         historyLabel.textProperty().bind(vm.historyMessageProperty());
         versionColumn.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().version()));
-        appliedColumn.setCellValueFactory(c -> new ReadOnlyStringWrapper(
-                c.getValue().appliedAt() == null ? "" : TIME.format(c.getValue().appliedAt())));
+        appliedColumn.setCellValueFactory(c -> new ReadOnlyStringWrapper(lookout.console.widgets.Times.seconds(c.getValue().appliedAt())));
         hashColumn.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().shortHash()));
         compareButton.disableProperty().bind(historyTable.getSelectionModel().selectedItemProperty().isNull());
         rollBackButton.disableProperty().bind(historyTable.getSelectionModel().selectedItemProperty().isNull());
@@ -126,13 +123,16 @@ public final class ConfigView {
         applyButton.disableProperty().bind(vm.busyProperty().or(vm.readOnlyProperty().isNotEmpty()));
         lookout.console.widgets.ReadOnlyLabel.bind(readOnlyLabel, vm.readOnlyProperty());
 
-        editor.sceneProperty().addListener((o, a, scene) -> {
-            if (scene != null) {
-                scene.getAccelerators().put(new KeyCodeCombination(KeyCode.ENTER, KeyCombination.SHORTCUT_DOWN), this::onValidate);
-                scene.getAccelerators().put(new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN), this::onDiff);
-                scene.getAccelerators().put(new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN), this::onApply);
-            }
-        });
+        // this pane's keys act while it is shown, never from another pane (issue 17 item 6)
+        lookout.console.widgets.PaneKeys.on(paneRoot, new KeyCodeCombination(KeyCode.ENTER, KeyCombination.SHORTCUT_DOWN),
+                this::onValidate);
+        lookout.console.widgets.PaneKeys.on(paneRoot, new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN),
+                this::onDiff);
+        lookout.console.widgets.PaneKeys.on(paneRoot, new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN),
+                this::onApply);
+        lookout.console.widgets.Headers.install(historyTable);
+        lookout.console.widgets.Rows.table(historyTable, e -> "Version " + e.version(), List.of());
+        lookout.console.widgets.Rows.list(plainDiffList);
     }
 
     private void showCaret() {
@@ -178,7 +178,7 @@ public final class ConfigView {
             confirm.setTitle("Apply configuration");
             confirm.setHeaderText(d == null ? "Start the engine on this configuration?"
                     : d.isEmpty() ? "No changes. Apply anyway (a new version with the same content)?"
-                    : "Apply " + d.changes().size() + " change" + (d.changes().size() == 1 ? "" : "s") + " live?");
+                    : "Apply " + PlainDiff.describe(d).size() + " change" + (PlainDiff.describe(d).size() == 1 ? "" : "s") + " live?");
             List<String> lines = d == null ? List.of() : PlainDiff.describe(d);
             confirm.setContentText(String.join("\n", lines.subList(0, Math.min(lines.size(), 20)))
                     + (lines.size() > 20 ? "\n… and " + (lines.size() - 20) + " more (see Changes)" : ""));

@@ -87,7 +87,7 @@ public final class ConfigViewModel {
     private final ReadOnlyStringWrapper runningText = new ReadOnlyStringWrapper("");
     private final ReadOnlyLongWrapper runningVersion = new ReadOnlyLongWrapper(0);
     private final ReadOnlyStringWrapper sourceName = new ReadOnlyStringWrapper(ConfigLoader.EMBEDDED_NAME);
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private final lookout.console.widgets.Note message = new lookout.console.widgets.Note();
     private final BooleanProperty busy = new SimpleBooleanProperty(false);
     private final StringProperty readOnly = new SimpleStringProperty("");
     private final ObservableList<ConfigProblem> problems = FXCollections.observableArrayList();
@@ -154,7 +154,12 @@ public final class ConfigViewModel {
 
     /** One line saying what the last action did ("3 errors", "version 4 applied", ...). */
     public ReadOnlyStringProperty messageProperty() {
-        return message.getReadOnlyProperty();
+        return message.textProperty();
+    }
+
+    /** The last action's message as a note that clears itself after a while (the view's timer). */
+    public lookout.console.widgets.Note messageNote() {
+        return message;
     }
 
     public ReadOnlyBooleanProperty busyProperty() {
@@ -198,7 +203,7 @@ public final class ConfigViewModel {
         runningText.set("");
         text.set(fileText);
         problems.setAll(loadProblems);
-        message.set("Not running: " + count(loadProblems.size(), "error") + " in " + name
+        message.say("Not running: " + count(loadProblems.size(), "error") + " in " + name
                 + ". Fix them and Apply to start the engine.");
     }
 
@@ -320,7 +325,7 @@ public final class ConfigViewModel {
             busy.set(false);
             if (gen == generation) {
                 problems.setAll(r.problems());
-                message.set(r.ok() ? "Valid: no errors." : count(r.problems().size(), "error") + " — nothing applied.");
+                message.say(r.ok() ? "Valid: no errors." : count(r.problems().size(), "error") + " — nothing applied.");
             }
             return r;
         });
@@ -386,7 +391,7 @@ public final class ConfigViewModel {
                 problems.setAll(a.problems());
                 plainDiff.setAll("The candidate has " + count(a.problems().size(), "error") + "; no diff.");
                 technicalDiff.set("");
-                message.set(count(a.problems().size(), "error") + " — fix before diffing.");
+                message.say(count(a.problems().size(), "error") + " — fix before diffing.");
                 return null;
             }
             if (!b.ok()) {
@@ -397,10 +402,12 @@ public final class ConfigViewModel {
             }
             problems.clear();
             ConfigDiff d = differ.diff(b.config(), a.config());
-            plainDiff.setAll(PlainDiff.describe(d));
+            List<String> words = PlainDiff.describe(d);
+            plainDiff.setAll(words);
             technicalDiff.set(String.join("\n", d.changes().stream().map(Object::toString).toList()));
-            message.set(d.isEmpty() ? "No difference from " + what + "."
-                    : count(d.changes().size(), "change") + " against " + what + ".");
+            // counted as listed: one line per change an operator reads (a list edit is one line per element)
+            message.say(d.isEmpty() ? "No difference from " + what + "."
+                    : count(words.size(), "change") + " against " + what + ".");
             return d;
         }
     }
@@ -418,7 +425,7 @@ public final class ConfigViewModel {
     /** {@link #apply()} with these options (the way past a refusal: {@link #wayPast}). */
     public CompletableFuture<ApplyOutcome> apply(ApplyRequest request) {
         if (!readOnly.get().isEmpty()) {
-            message.set("Not applied: " + readOnly.get());
+            message.say("Not applied: " + readOnly.get());
             return CompletableFuture.completedFuture(null);
         }
         return validate().thenCompose(r -> {
@@ -426,14 +433,14 @@ public final class ConfigViewModel {
                 return CompletableFuture.completedFuture(null);
             }
             busy.set(true);
-            message.set("Applying…");
+            message.say("Applying…");
             lastRequest = request;
             return apply.apply(r, request).handle((res, err) -> {
                 busy.set(false);
                 if (err != null) {
                     Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
                             ? err.getCause() : err;
-                    message.set("Apply failed: " + cause.getMessage());
+                    message.say("Apply failed: " + lookout.console.widgets.PlainWords.of(cause.getMessage()));
                     return null;
                 }
                 describe(res);
@@ -447,37 +454,42 @@ public final class ConfigViewModel {
      * a refusal's whole text is the engine's {@link ApplyOutcome#message()}, which the way past it
      * shows) and the problems list.
      */
+    /** "no effective change", or the changes counted as the diff lists them. */
+    private static String changes(lookout.engine.config.ConfigDiff d) {
+        return d.isEmpty() ? "no effective change" : count(PlainDiff.describe(d).size(), "change");
+    }
+
     private void describe(ApplyOutcome res) {
         boolean started = runningVersion.get() == 0; // nothing ran: the apply started the engine
         switch (res.status()) {
             case APPLIED -> {
                 appliedVersion = Math.max(appliedVersion, res.version());
-                String done = "Version " + res.version() + " applied (" + count(res.diff().changes().size(), "change") + ")";
+                String done = "Version " + res.version() + " applied (" + changes(res.diff()) + ")";
                 if (res.saved() != null) {
-                    message.set(done + ", saved to " + res.saved() + (res.backup() == null ? ""
+                    message.say(done + ", saved to " + res.saved() + (res.backup() == null ? ""
                             : " (the previous file kept as " + res.backup().getFileName() + ")") + ".");
                 } else if (started) {
-                    message.set("Engine started on version " + res.version() + ".");
+                    message.say("Engine started on version " + res.version() + ".");
                 } else if (res.message().contains("NOT saved")) {
-                    message.set(done + " but NOT saved: " + res.message().substring(res.message().indexOf("NOT saved") + 11));
+                    message.say(done + " but NOT saved: " + res.message().substring(res.message().indexOf("NOT saved") + 11));
                 } else if (sourceName.get() == null || sourceName.get().startsWith("<")) {
-                    message.set(done + " in memory only: the embedded default has no file to save it to.");
+                    message.say(done + " in memory only: the embedded default has no file to save it to.");
                 } else {
-                    message.set(done + " in memory only: the engine has no configuration file to save it to.");
+                    message.say(done + " in memory only: the engine has no configuration file to save it to.");
                 }
             }
-            case VALID -> message.set("Valid: " + count(res.diff().changes().size(), "change") + "; nothing applied.");
+            case VALID -> message.say("Valid: " + changes(res.diff()) + "; nothing applied.");
             case INVALID -> {
                 problems.setAll(res.problems());
-                message.set("Rejected: " + count(res.problems().size(), "error") + ", running version "
+                message.say("Rejected: " + count(res.problems().size(), "error") + ", running version "
                         + res.version() + " kept.");
             }
-            case VERSION_MISMATCH -> message.set("Not applied: version " + res.version() + " runs now (applied"
+            case VERSION_MISMATCH -> message.say("Not applied: version " + res.version() + " runs now (applied"
                     + " meanwhile from elsewhere). Diff against it, then Apply again.");
-            case EDITED_ON_DISK -> message.set("Not applied: the configuration file was changed on disk since the engine"
+            case EDITED_ON_DISK -> message.say("Not applied: the configuration file was changed on disk since the engine"
                     + " loaded it.");
-            case WOULD_REMOVE_EVERYTHING -> message.set("Not applied: this configuration would remove every service.");
-            case FAILED, UNWRITABLE, NOT_RUNNING -> message.set("Not applied: " + res.message() + " (version "
+            case WOULD_REMOVE_EVERYTHING -> message.say("Not applied: this configuration would remove every service.");
+            case FAILED, UNWRITABLE, NOT_RUNNING -> message.say("Not applied: " + res.message() + " (version "
                     + res.version() + " runs).");
         }
     }
@@ -504,7 +516,7 @@ public final class ConfigViewModel {
         problems.clear();
         plainDiff.clear();
         technicalDiff.set("");
-        message.set("Reverted to running version " + runningVersion.get() + ".");
+        message.say("Reverted to running version " + runningVersion.get() + ".");
     }
 
     /**
@@ -514,7 +526,7 @@ public final class ConfigViewModel {
     public void rollBackTo(HistoryEntry entry) {
         text.set(entry.text());
         problems.clear();
-        message.set("Version " + entry.version() + " loaded into the editor: Diff, then Apply to roll back.");
+        message.say("Version " + entry.version() + " loaded into the editor: Diff, then Apply to roll back.");
     }
 
     /** Where the caret goes for a problem. */

@@ -59,10 +59,13 @@ public final class EventsView {
         table.setItems(vm.visibleRows());
         table.setPlaceholder(new Label("No events yet."));
         timeColumn.setCellValueFactory(c -> new ReadOnlyStringWrapper(EventsViewModel.formatTime(c.getValue().at())));
+        lookout.console.widgets.Headers.meaning(timeColumn, "When the engine saw it, in UTC");
         subsystemColumn.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().subsystem().name()));
         severityColumn.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyObjectWrapper<>(c.getValue().severity()));
-        // The message of a folded burst changes in place: bind to its property.
-        messageColumn.setCellValueFactory(c -> c.getValue().messageProperty());
+        // The message of a folded burst changes in place: bind to its property; in plain words,
+        // the engine's own (an exception's text) in the row's details
+        messageColumn.setCellValueFactory(c -> Bindings.createStringBinding(
+                () -> lookout.console.widgets.PlainWords.of(c.getValue().message()), c.getValue().messageProperty()));
         severityColumn.setCellFactory(col -> new TableCell<>() {
             private final Indicator indicator = new Indicator();
             private final Label label = new Label();
@@ -97,6 +100,19 @@ public final class EventsView {
                 }
             }
         });
+        lookout.console.widgets.Headers.install(table);
+        lookout.console.widgets.Rows.table(table, new lookout.console.widgets.Rows.Describer<>() {
+            @Override
+            public String title(EventRow r) {
+                return r.severity() + " event from " + r.subsystem() + " at " + EventsViewModel.formatTime(r.at());
+            }
+
+            @Override
+            public String raw(EventRow r) {
+                return lookout.console.widgets.PlainWords.hasDetails(r.message()) ? r.message() : null;
+            }
+        }, java.util.List.of());
+        lookout.console.widgets.NoteLabel.bind(exportLabel, vm.exportNote());
         countLabel.textProperty().bind(Bindings.createStringBinding(
                 () -> vm.visibleRows().size() + " of " + vm.rows().size() + " shown", vm.visibleRows(), vm.rows()));
         vm.visibleRows().addListener((javafx.collections.ListChangeListener<EventRow>) c -> {
@@ -124,7 +140,8 @@ public final class EventsView {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }).whenComplete((v, e) -> Platform.runLater(() -> exportLabel.setText(e == null
-                ? "Exported to " + f.getName() : "Export FAILED: " + e.getMessage())));
+        }).whenComplete((v, e) -> Platform.runLater(() -> vm.exportNote().say(e == null
+                ? "Exported " + vm.visibleRows().size() + " events to " + f.getName() + "."
+                : "Export FAILED: " + lookout.console.widgets.PlainWords.of(e.getMessage()))));
     }
 }

@@ -30,8 +30,6 @@ import lookout.engine.api.Severity;
 public final class EventsViewModel {
 
     public static final int MAX_ROWS = 10_000;
-    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS", Locale.ROOT)
-            .withZone(ZoneId.systemDefault());
 
     private final ObservableList<EventRow> rows = FXCollections.observableArrayList();
     private final FilteredList<EventRow> visible = new FilteredList<>(rows, r -> true);
@@ -42,6 +40,7 @@ public final class EventsViewModel {
     /** While {@link #fold} takes an event: that event, and the rows its lines became (UI thread). */
     private EngineEvent folding;
     private final List<EventRow> foldedRows = new java.util.ArrayList<>();
+    private final lookout.console.widgets.Note exportNote = new lookout.console.widgets.Note();
 
     public EventsViewModel() {
         filterText.addListener((o, a, b) -> refilter());
@@ -53,7 +52,13 @@ public final class EventsViewModel {
         Severity min = minimumSeverity.get() == null ? Severity.INFO : minimumSeverity.get();
         visible.setPredicate(r -> r.severity().compareTo(min) >= 0
                 && (f.isEmpty() || r.message().toLowerCase(Locale.ROOT).contains(f)
+                    || lookout.console.widgets.PlainWords.of(r.message()).toLowerCase(Locale.ROOT).contains(f)
                     || r.subsystem().name().toLowerCase(Locale.ROOT).contains(f)));
+    }
+
+    /** What the last CSV export did (it clears itself). */
+    public lookout.console.widgets.Note exportNote() {
+        return exportNote;
     }
 
     /** Every row, oldest first. */
@@ -121,25 +126,58 @@ public final class EventsViewModel {
                 message.contains(" still failing: "), 1));
     }
 
-    /** The visible rows as CSV (RFC 4180: quoted fields, CRLF), with a header. */
+
+    /**
+     * Events of earlier runs (the console's event log), shown before this run's, oldest first,
+     * under a line that says where they end.
+     */
+    public void restore(List<EngineEvent> earlier, String from) {
+        if (earlier.isEmpty()) {
+            return;
+        }
+        FloodGuard g = new FloodGuard();
+        List<EventRow> old = new java.util.ArrayList<>();
+        for (EngineEvent e : earlier) {
+            EventRow r = g.accept(e);
+            if (r != null) {
+                old.add(r);
+            }
+        }
+        Instant last = earlier.get(earlier.size() - 1).at();
+        old.add(new EventRow(last, lookout.engine.api.Subsystem.ENGINE, Severity.INFO,
+                "— the events above are from before this console started (kept in " + from + ") —", true, 0));
+        int room = Math.max(0, MAX_ROWS - rows.size());
+        rows.addAll(0, old.subList(Math.max(0, old.size() - room), old.size()));
+        if (!filterText.get().isEmpty() || minimumSeverity.get() != Severity.INFO) {
+            refilter();
+        }
+    }
+
+    /**
+     * The visible rows as CSV (RFC 4180: quoted fields, CRLF), with a header: times in UTC as
+     * ISO 8601 ({@code 2026-11-29T15:04:05.123Z}, the zone said), the message in plain words and
+     * the engine's own text beside it when they differ.
+     */
     public String toCsv() {
         return toCsv(visible);
     }
 
     static String toCsv(List<EventRow> list) {
-        StringBuilder sb = new StringBuilder("time,subsystem,severity,count,message\r\n");
+        StringBuilder sb = new StringBuilder("time_utc,subsystem,severity,count,message,engine_text\r\n");
         for (EventRow r : list) {
-            sb.append(csv(formatTime(r.at()))).append(',')
+            String plain = lookout.console.widgets.PlainWords.of(r.message());
+            sb.append(csv(lookout.console.widgets.Times.iso(r.at()))).append(',')
               .append(csv(r.subsystem().name())).append(',')
               .append(csv(r.severity().name())).append(',')
               .append(r.count()).append(',')
-              .append(csv(r.message())).append("\r\n");
+              .append(csv(plain)).append(',')
+              .append(csv(plain.equals(r.message().strip()) ? "" : r.message())).append("\r\n");
         }
         return sb.toString();
     }
 
     static String formatTime(Instant at) {
-        return TIME.format(at);
+        return lookout.console.widgets.Times.full(at);
     }
 
     static String csv(String field) {

@@ -124,9 +124,25 @@ public final class EngineGateway implements AutoCloseable {
         return engine;
     }
 
-    /** Subscribes to engine events and starts polling. Call once. */
+    /** The sequence number of the first event this console received live, or 0 before one (or without a journal). */
+    private final java.util.concurrent.atomic.AtomicLong firstLiveSeq = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Subscribes to engine events and starts polling. Call once. An engine with a journal is
+     * followed by sequence number, so that {@link #earlierEvents} can tell the events of earlier
+     * runs from this one's.
+     */
     public void open() {
-        subscription = engine.subscribe(this::onEvent);
+        AutoCloseable sub;
+        try {
+            sub = engine.subscribeSequenced(se -> {
+                firstLiveSeq.compareAndSet(0, se.seq());
+                onEvent(se.event());
+            });
+        } catch (UnsupportedOperationException e) {
+            sub = engine.subscribe(this::onEvent); // no journal (an attached engine replays its own)
+        }
+        subscription = sub;
         pollTask = poller.scheduleWithFixedDelay(this::pollOnce, 0, POLL_MILLIS, TimeUnit.MILLISECONDS);
     }
 
@@ -240,6 +256,37 @@ public final class EngineGateway implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ commands
+
+    /** What the engine's PVA client knows about one PV name (a read, for "why?"). */
+    public CompletableFuture<lookout.engine.api.PvaChannelDiagnosis> diagnosePv(String name) {
+        return async(() -> engine.diagnosePv(name));
+    }
+
+    /**
+     * The events the engine's journal keeps from before this console received its first one
+     * (earlier runs: the journal survives restarts in STATE_DIR), oldest first; empty when the
+     * engine keeps none. Completes on the UI executor.
+     */
+    public CompletableFuture<List<EngineEvent>> earlierEvents() {
+        return call(() -> {
+            lookout.engine.api.EventsSince kept;
+            try {
+                kept = engine.eventsSince(0);
+            } catch (UnsupportedOperationException e) {
+                return List.<EngineEvent>of();
+            }
+            // a live event kept by the journal was handed to our listener under the journal's lock
+            // before eventsSince could see it: what is below the first live number is older
+            long first = firstLiveSeq.get();
+            List<EngineEvent> out = new java.util.ArrayList<>();
+            for (lookout.engine.api.SequencedEvent e : kept.events()) {
+                if (first == 0 || e.seq() < first) {
+                    out.add(e.event());
+                }
+            }
+            return out;
+        });
+    }
 
     /**
      * The console's Apply, the operator's apply path ({@link Engine#applyText}), embedded engine and

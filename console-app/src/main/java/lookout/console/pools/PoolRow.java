@@ -10,6 +10,7 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import java.util.List;
 
 /**
  * One line of the pools tree: a resource, a family, a group or an address (item), with the lines
@@ -40,6 +41,11 @@ public final class PoolRow {
     final StringProperty whatIfState = new SimpleStringProperty("");
     /** Family lines: single-answer mode (odds of its items add to 1). */
     final BooleanProperty single = new SimpleBooleanProperty();
+    /**
+     * What the Odds column draws, as one value that changes whenever anything drawn changes (the
+     * line's probability, or a single-mode family's shares): a cell bound to it redraws then.
+     */
+    final javafx.beans.property.ObjectProperty<Odds> oddsShown = new javafx.beans.property.SimpleObjectProperty<>(Odds.NONE);
     /** The lines below this one, in display order; changed only when membership or order changes. */
     final ObservableList<PoolRow> children = FXCollections.observableArrayList();
     /** Whether the view shows the lines below (resources, families and groups open; items have none). */
@@ -49,6 +55,26 @@ public final class PoolRow {
         this.kind = kind;
         this.key = key;
         this.expandedAtFirst = kind != Kind.ITEM;
+    }
+
+    /**
+     * The Odds column's value: {@code probability} in [0, 1] or -1 (none), and for a family in a
+     * single-answer mode the shares of its addresses (they add up to 1), in order.
+     */
+    public record Odds(double probability, List<Share> shares) {
+        public static final Odds NONE = new Odds(-1, List.of());
+
+        public Odds {
+            shares = List.copyOf(shares);
+        }
+    }
+
+    /** One address's share of a single-mode family's answers. */
+    public record Share(String name, double probability) {
+    }
+
+    public javafx.beans.property.ReadOnlyObjectProperty<Odds> oddsShownProperty() {
+        return oddsShown;
     }
 
     /** The lines below this one (read-only for views). */

@@ -39,7 +39,7 @@ public final class PoolsView {
     @FXML private TreeTableColumn<PoolRow, String> forcedColumn;
     @FXML private TreeTableColumn<PoolRow, String> effectiveColumn;
     @FXML private TreeTableColumn<PoolRow, Number> liveColumn;
-    @FXML private TreeTableColumn<PoolRow, PoolRow> oddsColumn;
+    @FXML private TreeTableColumn<PoolRow, PoolRow.Odds> oddsColumn;
     @FXML private TreeTableColumn<PoolRow, String> noteColumn;
     @FXML private TreeTableColumn<PoolRow, String> whatIfColumn;
     @FXML private Button whatIfButton;
@@ -64,7 +64,7 @@ public final class PoolsView {
         statusLabel.getStyleClass().add("indicator");
         IndicatorLabel.bind(statusLabel, vm.status());
         detailLabel.textProperty().bind(vm.detailProperty());
-        actionLabel.textProperty().bind(vm.actionMessageProperty());
+        lookout.console.widgets.NoteLabel.bind(actionLabel, vm.actionNote());
         tree.setRoot(new RowTree().mirror(vm.root()));
         tree.setPlaceholder(new Label("No resources."));
         column(nameColumn, r -> r.name);
@@ -75,8 +75,22 @@ public final class PoolsView {
         column(effectiveColumn, r -> r.effective);
         column(liveColumn, r -> r.liveWeight);
         column(noteColumn, r -> r.note);
-        oddsColumn.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue().getValue()));
+        // bound to the value drawn, so that the cell redraws when the odds change (issue 17 item 1)
+        column(oddsColumn, r -> r.oddsShown);
         oddsColumn.setCellFactory(c -> new OddsCell());
+        lookout.console.widgets.Rows.text(oddsColumn, (PoolRow r) -> r.odds() < 0 ? "" : OddsCell.percent(r.odds()));
+        lookout.console.widgets.Headers.meaning(oddsColumn, "The chance that one answer for the resource carries this"
+                + " address or group, computed by the engine from the weights and the states now");
+        lookout.console.widgets.Headers.meaning(liveColumn, "The weight that counts now: the configured weight while UP, 0 while DOWN");
+        lookout.console.widgets.Headers.install(tree);
+        lookout.console.widgets.Rows.tree(tree, r -> switch (r.kind()) {
+            case RESOURCE -> "Resource " + r.name();
+            case FAMILY -> "Family " + r.name() + " of a resource";
+            case GROUP -> "Group " + r.name();
+            case ITEM -> "Address " + r.name() + " (" + r.target() + ")";
+        }, java.util.List.of(new lookout.console.widgets.Rows.Action<>("Why these odds?",
+                new javafx.scene.input.KeyCodeCombination(javafx.scene.input.KeyCode.W,
+                        javafx.scene.input.KeyCombination.SHORTCUT_DOWN), this::why)));
         effectiveColumn.setCellFactory(c -> new StateCell());
         monitoredColumn.setCellFactory(c -> new StateCell());
         forcedColumn.setCellFactory(c -> new StateCell());
@@ -106,6 +120,11 @@ public final class PoolsView {
         forceDownButton.disableProperty().bind(blocked);
         releaseButton.disableProperty().bind(blocked);
         lookout.console.widgets.ReadOnlyLabel.bind(readOnlyLabel, vm.readOnlyProperty());
+    }
+
+    /** The "why?" of a line's odds (item 12), drawn by the shared panel. */
+    private void why(PoolRow r) {
+        lookout.console.widgets.WhyPanel.show(tree, vm.why(r));
     }
 
     private PoolRow selectedForcible() {
@@ -198,7 +217,7 @@ public final class PoolsView {
      * Odds: an address or group gets a 0–100 % bar with its probability; a family in a single
      * mode gets one segmented bar whose parts are its addresses' shares (they add up to 1).
      */
-    private static final class OddsCell extends TreeTableCell<PoolRow, PoolRow> {
+    private static final class OddsCell extends TreeTableCell<PoolRow, PoolRow.Odds> {
         private final ProgressBar bar = new ProgressBar();
         private final Label text = new Label();
         private final HBox box = new HBox(6, bar, text);
@@ -206,47 +225,44 @@ public final class PoolsView {
 
         OddsCell() {
             bar.setPrefWidth(110);
+            bar.setMinWidth(40);
+            text.setMinWidth(Label.USE_PREF_SIZE);
             segments.setPrefWidth(180);
             segments.getStyleClass().add("odds-segments");
         }
 
         @Override
-        protected void updateItem(PoolRow row, boolean empty) {
-            super.updateItem(row, empty);
-            if (empty || row == null) {
+        protected void updateItem(PoolRow.Odds odds, boolean empty) {
+            super.updateItem(odds, empty);
+            if (empty || odds == null) {
                 setGraphic(null);
                 return;
             }
-            if (row.kind() == PoolRow.Kind.FAMILY && row.single.get()) {
-                var children = getTableRow() == null || getTableRow().getTreeItem() == null ? null
-                        : getTableRow().getTreeItem().getChildren();
+            if (!odds.shares().isEmpty()) {
                 segments.getChildren().clear();
-                if (children != null) {
-                    int i = 0;
-                    for (var child : children) {
-                        double p = child.getValue().odds();
-                        if (p <= 0) {
-                            continue;
-                        }
-                        javafx.scene.layout.Region seg = new javafx.scene.layout.Region();
-                        seg.getStyleClass().addAll("odds-segment", i++ % 2 == 0 ? "odds-even" : "odds-odd");
-                        seg.setPrefWidth(180 * p);
-                        seg.setMinWidth(2);
-                        seg.setPrefHeight(12);
-                        javafx.scene.control.Tooltip.install(seg, new javafx.scene.control.Tooltip(
-                                child.getValue().name() + " " + percent(p)));
-                        segments.getChildren().add(seg);
+                int i = 0;
+                for (PoolRow.Share share : odds.shares()) {
+                    double p = share.probability();
+                    if (p <= 0) {
+                        continue;
                     }
+                    javafx.scene.layout.Region seg = new javafx.scene.layout.Region();
+                    seg.getStyleClass().addAll("odds-segment", i++ % 2 == 0 ? "odds-even" : "odds-odd");
+                    seg.setPrefWidth(180 * p);
+                    seg.setMinWidth(2);
+                    seg.setPrefHeight(12);
+                    javafx.scene.control.Tooltip.install(seg, new javafx.scene.control.Tooltip(share.name() + " " + percent(p)));
+                    segments.getChildren().add(seg);
                 }
                 setGraphic(segments);
                 return;
             }
-            if (row.odds() < 0) {
+            if (odds.probability() < 0) {
                 setGraphic(null);
                 return;
             }
-            bar.setProgress(row.odds());
-            text.setText(percent(row.odds()));
+            bar.setProgress(odds.probability());
+            text.setText(percent(odds.probability()));
             setGraphic(box);
         }
 

@@ -14,6 +14,7 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import lookout.console.widgets.Indicator;
+import lookout.console.widgets.Props;
 import lookout.engine.api.EngineSnapshot;
 import lookout.engine.api.PoolsSnapshot;
 
@@ -41,7 +42,7 @@ public final class PoolsViewModel {
     private final Commands commands;
     private final Indicator status = new Indicator();
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper actionMessage = new ReadOnlyStringWrapper("");
+    private final lookout.console.widgets.Note actionMessage = new lookout.console.widgets.Note();
     private final StringProperty readOnly = new SimpleStringProperty("");
     private final BooleanProperty running = new SimpleBooleanProperty();
     private final PoolRow root = new PoolRow(PoolRow.Kind.RESOURCE, "");
@@ -73,7 +74,12 @@ public final class PoolsViewModel {
     }
 
     public ReadOnlyStringProperty actionMessageProperty() {
-        return actionMessage.getReadOnlyProperty();
+        return actionMessage.textProperty();
+    }
+
+    /** The last action's message; it clears itself after a while (the view's timer). */
+    public lookout.console.widgets.Note actionNote() {
+        return actionMessage;
     }
 
     public BooleanProperty runningProperty() {
@@ -122,8 +128,12 @@ public final class PoolsViewModel {
         return row("ITEM:" + resource + "/" + family + "/" + label);
     }
 
+    /** The last pools section seen, for "why these odds?". */
+    private PoolsSnapshot last;
+
     public void onSnapshot(EngineSnapshot s) {
         PoolsSnapshot p = s.pools();
+        last = p;
         if (p == null || !p.running()) {
             running.set(false);
             status.set("Not running: the engine has no weighted pools running.", Indicator.Level.INACTIVE);
@@ -186,6 +196,7 @@ public final class PoolsViewModel {
                         lr.weight.set(it.weight());
                         lr.liveWeight.set(it.dynamicWeight());
                         lr.odds.set(it.probability());
+                        Props.set(lr.oddsShown, new PoolRow.Odds(it.probability(), List.of()));
                         lr.monitored.set(monitoredState(it, monitorsByTarget.get(it.target())));
                         PoolsSnapshot.PoolMonitor forced = forcedByTarget.get(it.target());
                         lr.forced.set(forced == null ? "" : forced.forcedState());
@@ -198,6 +209,7 @@ public final class PoolsViewModel {
                         gr.weight.set(g.weight());
                         gr.liveWeight.set(g.liveWeight());
                         gr.odds.set(g.probability());
+                        Props.set(gr.oddsShown, new PoolRow.Odds(g.probability(), List.of()));
                         sync(gr, leafs);
                         groupItems.add(gr);
                     } else {
@@ -205,6 +217,15 @@ public final class PoolsViewModel {
                     }
                 }
                 sync(fr, groupItems);
+                List<PoolRow.Share> shares = new ArrayList<>();
+                if (fr.single.get()) {
+                    for (PoolRow g : groupItems) {
+                        for (PoolRow leaf : g.kind == PoolRow.Kind.GROUP ? g.children : List.of(g)) {
+                            shares.add(new PoolRow.Share(leaf.name(), leaf.odds()));
+                        }
+                    }
+                }
+                Props.set(fr.oddsShown, new PoolRow.Odds(-1, shares));
                 fams.add(fr);
             }
             rr.weight.set(total);
@@ -260,6 +281,17 @@ public final class PoolsViewModel {
         r.children.forEach(this::forget);
     }
 
+    // ------------------------------------------------------------------ why these odds?
+
+    /**
+     * Why a line has the odds it has (issue 17 item 12), from the engine's last pools section: the
+     * address's weight and states (each monitor's, forced), its family's rule, live weight and
+     * up_weight, failover — and the number the engine computed, worked out in the rule's words.
+     */
+    public lookout.console.widgets.Why why(PoolRow row) {
+        return OddsWhy.of(last, row.kind(), row.key());
+    }
+
     // ------------------------------------------------------------------ actions
 
     /**
@@ -286,10 +318,10 @@ public final class PoolsViewModel {
             return recomputeWhatIf();
         }
         if (!readOnly.get().isEmpty()) {
-            actionMessage.set("Not forced: " + readOnly.get());
+            actionMessage.say("Not forced: " + readOnly.get());
             return CompletableFuture.completedFuture(null);
         }
-        return commands.force(key, state, null).whenComplete((v, e) -> actionMessage.set(e == null
+        return commands.force(key, state, null).whenComplete((v, e) -> actionMessage.say(e == null
                 ? "Forced " + key + " " + state + "." : "Force " + key + " FAILED: " + cause(e)));
     }
 
@@ -303,10 +335,10 @@ public final class PoolsViewModel {
             return recomputeWhatIf();
         }
         if (!readOnly.get().isEmpty()) {
-            actionMessage.set("Not released: " + readOnly.get());
+            actionMessage.say("Not released: " + readOnly.get());
             return CompletableFuture.completedFuture(null);
         }
-        return commands.release(key).whenComplete((v, e) -> actionMessage.set(e == null
+        return commands.release(key).whenComplete((v, e) -> actionMessage.say(e == null
                 ? "Released " + key + "." : "Release " + key + " FAILED: " + cause(e)));
     }
 
@@ -328,7 +360,7 @@ public final class PoolsViewModel {
                         .map(e -> e.getKey() + " " + e.getValue()).toList()));
         return commands.whatIf(h).handle((list, e) -> {
             if (e != null) {
-                actionMessage.set("What-if FAILED: " + cause(e));
+                actionMessage.say("What-if FAILED: " + cause(e));
                 return null;
             }
             if (!whatIf.get()) {
@@ -365,6 +397,6 @@ public final class PoolsViewModel {
     }
 
     private static String cause(Throwable e) {
-        return e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+        return lookout.console.widgets.PlainWords.of(e.getCause() != null ? e.getCause().getMessage() : e.getMessage());
     }
 }

@@ -18,6 +18,8 @@ public final class ChannelRow {
     final IntegerProperty bucket = new SimpleIntegerProperty(-1);
     final StringProperty server = new SimpleStringProperty();
     final StringProperty guid = new SimpleStringProperty();
+    /** Listed in pva.watch: "Stop searching" cannot stop it. */
+    final javafx.beans.property.BooleanProperty watched = new javafx.beans.property.SimpleBooleanProperty();
 
     ChannelRow(String name) {
         this.name.set(name);

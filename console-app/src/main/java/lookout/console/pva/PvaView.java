@@ -58,8 +58,9 @@ public final class PvaView {
     @FXML private TableColumn<ServerRow, String> svLast;
     @FXML private TableColumn<ServerRow, String> svPeriod;
     @FXML private TableColumn<ServerRow, Number> svRestarts;
-    @FXML private TableColumn<ServerRow, PvaDiscoveredServer.Status> svStatus;
-    @FXML private Label ownServerLabel;
+    @FXML private TableColumn<ServerRow, String> svStatus;
+    @FXML private TextField ownServerLabel;
+    @FXML private Button whyButton;
     @FXML private TextField subnetField;
     @FXML private TextField subnetPortField;
     @FXML private Button proposeButton;
@@ -91,7 +92,6 @@ public final class PvaView {
         statusLabel.getStyleClass().add("indicator");
         IndicatorLabel.bind(statusLabel, vm.status());
         detailLabel.textProperty().bind(vm.detailProperty());
-        actionLabel.textProperty().bind(vm.actionMessageProperty());
 
         RingBars bars = new RingBars(vm);
         HBox.setHgrow(bars, Priority.ALWAYS);
@@ -100,8 +100,12 @@ public final class PvaView {
         tickLabel.textProperty().bind(vm.tickTextProperty());
 
         searchBox.setItems(vm.searchHistory());
-        searchBox.getEditor().setOnKeyPressed(e -> {
-            if (e.getCode() == KeyCode.ENTER) {
+        // a filter: the editable combo box's own handling consumes Enter before a handler on its
+        // editor sees it (issue 17 item 6)
+        searchBox.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == KeyCode.ENTER && !e.isAltDown() && !e.isShortcutDown()) {
+                e.consume();
+                searchBox.hide();
                 onSearch();
             }
         });
@@ -118,7 +122,6 @@ public final class PvaView {
                 () -> ChannelRow.bucketText(f.getValue().bucket.get()), f.getValue().bucket));
         column(chServer, r -> r.server);
         column(chGuid, r -> r.guid);
-        chState.setCellFactory(c -> indicatorCell(s -> "SEARCHING".equals(s) ? Indicator.Level.ADVISORY : Indicator.Level.NORMAL));
 
         serverTable.setItems(vm.visibleServers());
         serverTable.setPlaceholder(new Label("No servers heard yet (beacons, discovery replies)."));
@@ -135,17 +138,40 @@ public final class PvaView {
                 () -> f.getValue().beaconPeriod.get() == null ? "" : PvaViewModel.seconds(f.getValue().beaconPeriod.get()),
                 f.getValue().beaconPeriod));
         column(svRestarts, r -> r.restarts);
-        column(svStatus, r -> r.status);
-        svStatus.setCellFactory(c -> indicatorCell(s -> s == null ? Indicator.Level.NORMAL : switch (s) {
-            case ONLINE -> Indicator.Level.NORMAL;
-            case STALE -> Indicator.Level.ADVISORY;
-            case OFFLINE -> Indicator.Level.ALARM;
-        }));
+        svStatus.setCellValueFactory(f -> javafx.beans.binding.Bindings.createStringBinding(
+                () -> f.getValue().stateText(), f.getValue().status, f.getValue().own));
+        svStatus.setCellFactory(c -> indicatorCell(s -> s.startsWith("OFFLINE") ? Indicator.Level.ALARM
+                : s.startsWith("STALE") ? Indicator.Level.ADVISORY : Indicator.Level.NORMAL));
+        chState.setCellFactory(c -> indicatorCell(s -> s.startsWith("SEARCHING") ? Indicator.Level.ADVISORY
+                : s.startsWith("STOPPING") ? Indicator.Level.INACTIVE : Indicator.Level.NORMAL));
+        lookout.console.widgets.Headers.meaning(chAttempts, "Searches in the current back-off (up to 30, then one a revolution)");
+        lookout.console.widgets.Headers.meaning(chBucket, "Where the PV waits in the 30-bucket search ring");
+        lookout.console.widgets.Headers.meaning(svPeriod, "Time between the server's last beacons, as heard here");
+        lookout.console.widgets.Headers.install(channelTable);
+        lookout.console.widgets.Headers.install(serverTable);
+        lookout.console.widgets.Rows.table(channelTable, r -> "PV " + r.name(), java.util.List.of(
+                new lookout.console.widgets.Rows.Action<>("Why?", new javafx.scene.input.KeyCodeCombination(KeyCode.W,
+                        javafx.scene.input.KeyCombination.SHORTCUT_DOWN), this::why),
+                new lookout.console.widgets.Rows.Action<>("Stop searching", null, r -> vm.drop(r.name()))));
+        lookout.console.widgets.Rows.table(serverTable, r -> "PVA server " + r.endpoint(), java.util.List.of());
+        lookout.console.widgets.Rows.list(duplicateList);
         ownServerLabel.textProperty().bind(vm.ownServerTextProperty());
+        ownServerLabel.getStyleClass().add("selectable-text");
+        javafx.scene.control.MenuItem copyAll = new javafx.scene.control.MenuItem("Copy");
+        copyAll.setOnAction(e -> lookout.console.widgets.Rows.toClipboard(ownServerLabel.getSelectedText().isEmpty()
+                ? ownServerLabel.getText() : ownServerLabel.getSelectedText()));
+        javafx.scene.control.MenuItem copyGuid = new javafx.scene.control.MenuItem("Copy GUID");
+        copyGuid.setOnAction(e -> lookout.console.widgets.Rows.toClipboard(vm.ownGuid()));
+        copyGuid.disableProperty().bind(vm.ownServerTextProperty().isEmpty());
+        ownServerLabel.setContextMenu(new javafx.scene.control.ContextMenu(copyAll, copyGuid));
         subnetField.textProperty().bindBidirectional(vm.subnetAddressesProperty());
         subnetPortField.textProperty().bindBidirectional(vm.subnetPortProperty());
         duplicateList.setItems(vm.duplicateClaims());
         duplicateList.setPlaceholder(new Label("No duplicate PV claims."));
+        lookout.console.widgets.NoteLabel.bind(actionLabel, vm.actionNote());
+        whyButton.disableProperty().bind(channelTable.getSelectionModel().selectedItemProperty().isNull()
+                .and(javafx.beans.binding.Bindings.isEmpty(vm.searchHistory()))
+                .and(searchBox.getEditor().textProperty().isEmpty()));
         for (Button b : new Button[] {searchButton, dropButton, searchNowButton, pingButton}) {
             b.disableProperty().bind(vm.runningProperty().not().or(vm.readOnlyProperty().isNotEmpty()));
         }
@@ -165,7 +191,27 @@ public final class PvaView {
     }
 
     private static String time(java.time.Instant t) {
-        return t == null ? "" : PvaViewModel.TIME.format(t);
+        return lookout.console.widgets.Times.clock(t);
+    }
+
+    /** Why? of the selected PV, else of the name in the box, else of the last one searched. */
+    @FXML
+    private void onWhy() {
+        ChannelRow r = channelTable.getSelectionModel().getSelectedItem();
+        String typed = searchBox.getEditor().getText() == null ? "" : searchBox.getEditor().getText().strip();
+        String name = r != null ? r.name() : !typed.isEmpty() ? typed
+                : vm.searchHistory().isEmpty() ? null : vm.searchHistory().get(0);
+        if (name != null) {
+            why(name);
+        }
+    }
+
+    private void why(ChannelRow r) {
+        why(r.name());
+    }
+
+    private void why(String name) {
+        lookout.console.widgets.WhyPanel.show(channelTable, () -> vm.why(name));
     }
 
     /** A cell that draws its value as an ISA-101 indicator (text + icon + border when abnormal). */

@@ -45,8 +45,6 @@ public final class PvaViewModel {
     /** seed 002 §3.2: the ring has 30 buckets. */
     public static final int RING_BUCKETS = 30;
     static final int HISTORY = 20;
-    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT)
-            .withZone(ZoneId.systemDefault());
 
     /** The engine commands this pane sends (the gateway in the console). */
     public interface Commands {
@@ -57,6 +55,11 @@ public final class PvaViewModel {
         CompletableFuture<Boolean> searchNow();
 
         CompletableFuture<Void> discoveryPing();
+
+        /** What the engine's PVA client knows about one name (for "why?"). */
+        default CompletableFuture<lookout.engine.api.PvaChannelDiagnosis> diagnosePv(String name) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException("this engine cannot say why"));
+        }
     }
 
     private final Commands commands;
@@ -86,7 +89,10 @@ public final class PvaViewModel {
     private final ReadOnlyStringWrapper tickText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper serverText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper ownServerText = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper actionMessage = new ReadOnlyStringWrapper("");
+    private final lookout.console.widgets.Note action = new lookout.console.widgets.Note();
+    /** Names the operator stopped that the engine still lists (until it lets them go). */
+    private final java.util.Set<String> stopping = new java.util.HashSet<>();
+    private String ownGuid = "";
     private final StringProperty readOnly = new SimpleStringProperty("");
     private final StringProperty serverFilter = new SimpleStringProperty("");
     private final ObservableList<String> searchHistory = FXCollections.observableArrayList();
@@ -97,7 +103,7 @@ public final class PvaViewModel {
             new KeyedRows<>(PvaChannelSnapshot::name, c -> new ChannelRow(c.name()), this::updateChannel);
     private final KeyedRows<ServerKey, PvaDiscoveredServer, ServerRow> servers =
             new KeyedRows<>(s -> new ServerKey(s.guid(), s.endpoint()), s -> new ServerRow(s.guid(), s.endpoint()),
-                    PvaViewModel::updateServer);
+                    this::updateServer);
     private int online;
     private int stale;
     private int offline;
@@ -175,7 +181,7 @@ public final class PvaViewModel {
         if (readOnly.get().isEmpty()) {
             return false;
         }
-        actionMessage.set(what + ": " + readOnly.get());
+        action.say(what + ": " + readOnly.get());
         return true;
     }
 
@@ -200,7 +206,17 @@ public final class PvaViewModel {
     }
 
     public ReadOnlyStringProperty actionMessageProperty() {
-        return actionMessage.getReadOnlyProperty();
+        return action.textProperty();
+    }
+
+    /** The last action's message; it clears itself after a while (the view's timer). */
+    public lookout.console.widgets.Note actionNote() {
+        return action;
+    }
+
+    /** The engine's own PVA server's GUID, or empty when it runs none. */
+    public String ownGuid() {
+        return ownGuid;
     }
 
     public StringProperty serverFilterProperty() {
@@ -253,6 +269,8 @@ public final class PvaViewModel {
         StatusPvsSnapshot pvs = s.statusPvs();
         statusPvs.sync(pvs == null ? List.of() : pvs.pvs());
         statusPvText.set(describeStatusPvs(pvs));
+        ownGuid = own == null || !own.running() || own.guid() == null ? "" : own.guid();
+        lastPva = p;
         if (p == null || !p.running()) {
             running.set(false);
             status.set("Not running: the engine has no PVA client running.", Indicator.Level.INACTIVE);
@@ -295,6 +313,19 @@ public final class PvaViewModel {
                         + t.datagrams() + " datagrams · " + t.bytes() + " bytes" + (t.fast() ? " (fast)" : ""));
         applyingAt = s.takenAt();
         channels.sync(p.channels());
+        if (!stopping.isEmpty()) {
+            java.util.Set<String> listed = new java.util.HashSet<>();
+            for (PvaChannelSnapshot c : p.channels()) {
+                listed.add(c.name());
+            }
+            for (java.util.Iterator<String> it = stopping.iterator(); it.hasNext();) {
+                String n = it.next();
+                if (!listed.contains(n) && !p.channelsTruncated()) {
+                    it.remove();
+                    action.say("Stopped searching " + n + ": the engine no longer searches it.");
+                }
+            }
+        }
         online = 0;
         stale = 0;
         offline = 0;
@@ -331,8 +362,12 @@ public final class PvaViewModel {
     }
 
     private void updateChannel(ChannelRow r, PvaChannelSnapshot c) {
-        Props.set(r.origin, c.watched() ? "watch" : c.operator() ? "operator" : "");
-        Props.set(r.state, c.state());
+        // a channel neither watched nor an operator's is searched for a client of the engine's own
+        // name server (or is going, once the operator stopped it)
+        Props.set(r.origin, c.watched() ? "watch" : c.operator() ? "operator" : stopping.contains(c.name()) ? "" : "a client");
+        Props.set(r.watched, c.watched());
+        boolean going = stopping.contains(c.name()) && !c.watched() && !c.operator();
+        Props.set(r.state, going && "SEARCHING".equals(c.state()) ? "STOPPING (the engine lets it go within 20 s)" : c.state());
         r.attempts.set(c.attempts());
         r.nextSearchMillis.set(c.nextSearchAt() == null ? -1 : Math.max(0, Duration.between(applyingAt, c.nextSearchAt()).toMillis()));
         r.bucket.set(c.bucket());
@@ -340,7 +375,8 @@ public final class PvaViewModel {
         Props.set(r.guid, c.guid() == null ? "" : c.guid());
     }
 
-    private static void updateServer(ServerRow r, PvaDiscoveredServer d) {
+    private void updateServer(ServerRow r, PvaDiscoveredServer d) {
+        Props.set(r.own, !ownGuid.isEmpty() && ownGuid.equalsIgnoreCase(d.guid()));
         Props.set(r.protocol, d.protocol());
         Props.set(r.firstSeen, d.firstSeen());
         Props.set(r.lastSeen, d.lastSeen());
@@ -360,7 +396,7 @@ public final class PvaViewModel {
     public void onEvents(List<EngineEvent> batch) {
         for (EngineEvent e : batch) {
             if (e instanceof EngineEvent.DuplicatePvClaim d) {
-                duplicateClaims.add(0, TIME.format(d.at()) + "  " + d.name() + ": resolved to " + d.resolvedEndpoint()
+                duplicateClaims.add(0, lookout.console.widgets.Times.clock(d.at()) + "  " + d.name() + ": resolved to " + d.resolvedEndpoint()
                         + ", also claimed by " + d.otherEndpoint() + " (GUID " + d.otherGuid() + ")");
                 if (duplicateClaims.size() > 200) {
                     duplicateClaims.remove(200, duplicateClaims.size());
@@ -443,7 +479,7 @@ public final class PvaViewModel {
             }
         }
         if (addrs.isEmpty()) {
-            actionMessage.set("Give at least one address (e.g. the subnet's broadcast address 10.0.0.255).");
+            action.say("Give at least one address (e.g. the subnet's broadcast address 10.0.0.255).");
             return;
         }
         int port;
@@ -453,17 +489,17 @@ public final class PvaViewModel {
             port = -1;
         }
         if (port < 1 || port > 65535) {
-            actionMessage.set("The broadcast port must be 1 to 65535 (EPICS default 5076).");
+            action.say("The broadcast port must be 1 to 65535 (EPICS default 5076).");
             return;
         }
-        actionMessage.set(proposer.propose(addrs, port));
+        action.say(proposer.propose(addrs, port));
     }
 
     /** Searches a PV name (remembered in the history). */
     public CompletableFuture<Void> search(String name) {
         String n = name == null ? "" : name.strip();
         if (n.isEmpty()) {
-            actionMessage.set("Type a PV name first.");
+            action.say("Type a PV name first.");
             return CompletableFuture.completedFuture(null);
         }
         if (refused("Not searched")) {
@@ -474,17 +510,38 @@ public final class PvaViewModel {
         if (searchHistory.size() > HISTORY) {
             searchHistory.remove(HISTORY, searchHistory.size());
         }
-        actionMessage.set("Searching " + n + "…");
-        return commands.searchPv(n).whenComplete((v, e) -> actionMessage.set(e == null ? "Searching " + n + "."
-                : "Search " + n + " FAILED: " + rootMessage(e)));
+        stopping.remove(n);
+        action.say("Searching " + n + "…");
+        return commands.searchPv(n).whenComplete((v, e) -> action.say(e == null ? "Searching " + n + "."
+                : "Search " + n + " FAILED: " + lookout.console.widgets.PlainWords.of(rootMessage(e))));
     }
 
+    /**
+     * Stops searching {@code name}, and says what really becomes of it: a PV the configuration
+     * watches goes on being searched (said, not hidden), any other reads STOPPING until the engine
+     * lets it go (within two 10-s sweeps), then its row goes.
+     */
     public CompletableFuture<Void> drop(String name) {
         if (refused("Not stopped")) {
             return CompletableFuture.completedFuture(null);
         }
-        return commands.dropPv(name).whenComplete((v, e) -> actionMessage.set(e == null ? "Stopped searching " + name + "."
-                : "Drop FAILED: " + rootMessage(e)));
+        ChannelRow row = channels.get(name);
+        boolean watched = row != null && row.watched.get();
+        return commands.dropPv(name).whenComplete((v, e) -> {
+            if (e != null) {
+                action.say("Stop searching " + name + " FAILED: " + lookout.console.widgets.PlainWords.of(rootMessage(e)));
+            } else if (watched) {
+                action.say(name + " is in the configuration's watch list (pva.watch): the engine keeps searching it"
+                        + " until it is taken out of that list on the Configuration pane.");
+            } else if (row == null) {
+                action.say("Not searching " + name + ".");
+            } else {
+                stopping.add(name);
+                Props.set(row.state, "SEARCHING".equals(row.state()) ? "STOPPING (the engine lets it go within 20 s)" : row.state());
+                Props.set(row.origin, "");
+                action.say("Stopping " + name + ": the engine lets it go within 20 s (it is no longer wanted).");
+            }
+        });
     }
 
     /** seed 002 §3.2 hurry-up: refused inside the 30-s holdoff. */
@@ -492,17 +549,35 @@ public final class PvaViewModel {
         if (refused("No search now")) {
             return CompletableFuture.completedFuture(false);
         }
-        return commands.searchNow().whenComplete((ok, e) -> actionMessage.set(e != null ? "Search now FAILED: " + rootMessage(e)
+        return commands.searchNow().whenComplete((ok, e) -> action.say(e != null
+                ? "Search now FAILED: " + lookout.console.widgets.PlainWords.of(rootMessage(e))
                 : Boolean.TRUE.equals(ok) ? "Hurry-up started: searching every 200 ms for one revolution."
-                : "Search now refused: a hurry-up ran less than 30 s ago (seed 002 §3.2)."));
+                : "Search now refused: a hurry-up ran less than 30 s ago; try again in a moment."));
     }
 
     public CompletableFuture<Void> discoveryPing() {
         if (refused("No discovery ping")) {
             return CompletableFuture.completedFuture(null);
         }
-        return commands.discoveryPing().whenComplete((v, e) -> actionMessage.set(e == null ? "Discovery ping sent."
-                : "Discovery ping FAILED: " + rootMessage(e)));
+        return commands.discoveryPing().whenComplete((v, e) -> action.say(e == null ? "Discovery ping sent."
+                : "Discovery ping FAILED: " + lookout.console.widgets.PlainWords.of(rootMessage(e))));
+    }
+
+    /** The last PVA section and the engine's own server, for "why?". */
+    private PvaSnapshot lastPva;
+
+    /**
+     * Why {@code name} is in its state (issue 17 item 12): the engine's facts about the channel
+     * (searches, replies and from where, duplicates, the ring) with the destinations, name
+     * servers and servers heard from the last snapshot, ending in a diagnosis. Completes on the UI
+     * thread.
+     */
+    public CompletableFuture<lookout.console.widgets.Why> why(String name) {
+        String n = name == null ? "" : name.strip();
+        PvaSnapshot p = lastPva;
+        String own = ownGuid;
+        Instant at = applyingAt;
+        return commands.diagnosePv(n).thenApply(d -> PvWhy.of(d, p, own, at));
     }
 
     static String rootMessage(Throwable e) {

@@ -20,6 +20,8 @@ public final class ServerRow {
     final ObjectProperty<java.time.Duration> beaconPeriod = new SimpleObjectProperty<>();
     final LongProperty restarts = new SimpleLongProperty();
     final ObjectProperty<PvaDiscoveredServer.Status> status = new SimpleObjectProperty<>();
+    /** The engine's own PVA server (its GUID), heard by its own client. */
+    final javafx.beans.property.BooleanProperty own = new javafx.beans.property.SimpleBooleanProperty();
 
     ServerRow(String guid, String endpoint) {
         this.guid.set(guid);
@@ -36,6 +38,16 @@ public final class ServerRow {
 
     public PvaDiscoveredServer.Status status() {
         return status.get();
+    }
+
+    public boolean own() {
+        return own.get();
+    }
+
+    /** "ONLINE", "STALE", "OFFLINE", with " · this engine" for the engine's own server. */
+    public String stateText() {
+        String st = status.get() == null ? "" : status.get().name();
+        return own.get() ? st + " · this engine" : st;
     }
 
     public long restarts() {

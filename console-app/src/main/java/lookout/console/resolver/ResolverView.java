@@ -37,6 +37,10 @@ public final class ResolverView {
     @FXML private TableColumn<UpstreamRow, String> latencyColumn;
     @FXML private TableColumn<UpstreamRow, String> lastSuccessColumn;
     @FXML private TableColumn<UpstreamRow, String> lastFailureColumn;
+    @FXML private TableView<ResolverViewModel.ZoneRow> zoneTable;
+    @FXML private TableColumn<ResolverViewModel.ZoneRow, String> zoneName;
+    @FXML private TableColumn<ResolverViewModel.ZoneRow, String> zoneRecords;
+    @FXML private TableColumn<ResolverViewModel.ZoneRow, String> zoneSerial;
     @FXML private TextField nameField;
     @FXML private ComboBox<String> typeBox;
     @FXML private Button resolveButton;
@@ -71,12 +75,40 @@ public final class ResolverView {
         lastFailureColumn.setCellValueFactory(c -> c.getValue().lastFailure);
         stateColumn.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyObjectWrapper<>(c.getValue()));
         stateColumn.setCellFactory(col -> new DemotionCell());
+        lookout.console.widgets.Rows.text(stateColumn, (UpstreamRow r) -> r.stateText());
+        lookout.console.widgets.Headers.meaning(stateColumn, "OK; no answer yet (it has never answered); or DEMOTED with "
+                + "the time its mark has left and why (30 s, renewed by each failure)");
+        lookout.console.widgets.Headers.meaning(failuresColumn, "Attempts to this server that failed, since the engine started");
+        lookout.console.widgets.Headers.meaning(rateColumn, "Questions sent to this server per second, over the last snapshot");
+        lookout.console.widgets.Headers.meaning(latencyColumn, "Reply time, median and 99th percentile of recent replies");
+        lookout.console.widgets.Headers.install(serverTable);
+        lookout.console.widgets.Rows.table(serverTable, new lookout.console.widgets.Rows.Describer<>() {
+            @Override
+            public String title(UpstreamRow r) {
+                return "Upstream server " + r.address() + " (scope " + r.scope() + ")";
+            }
 
+            @Override
+            public String raw(UpstreamRow r) {
+                return lookout.console.widgets.PlainWords.hasDetails(r.reason()) ? r.reason() : null;
+            }
+        }, java.util.List.of());
+
+        zoneTable.setItems(vm.zones());
+        zoneTable.setPlaceholder(new Label("No local zones."));
+        zoneName.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyStringWrapper(c.getValue().name()));
+        zoneRecords.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyStringWrapper(c.getValue().records()));
+        zoneSerial.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyStringWrapper(c.getValue().serial()));
+        lookout.console.widgets.Headers.meaning(zoneRecords, "Resource records in the zone; DYNA/DYNC records"
+                + " (answered by the weighted pools) counted and said in brackets");
+        lookout.console.widgets.Headers.install(zoneTable);
+        lookout.console.widgets.Rows.table(zoneTable, z -> "Local zone " + z.name(), java.util.List.of());
         typeBox.getItems().setAll("A", "AAAA", "CNAME", "TXT", "NS", "SOA", "MX", "PTR", "SRV");
         typeBox.getSelectionModel().select("A");
         nameField.setOnAction(e -> onResolve());
         traceArea.textProperty().bind(vm.traceProperty());
         resolveButton.disableProperty().bind(vm.runningProperty().not());
+        whyButton.disableProperty().bind(vm.traceProperty().isEmpty());
         charts.getChildren().addAll(chart("Queries/s", vm.queryRate(), "queryChart"),
                 chart("Upstream failures/s", vm.failureRate(), "failureChart"),
                 chart("Refused/s", vm.refusedRate(), "refusedChart"));
@@ -108,6 +140,16 @@ public final class ResolverView {
             series.getData().setAll(pts);
         });
         return c;
+    }
+
+    @FXML private Button whyButton;
+
+    @FXML
+    private void onWhy() {
+        lookout.console.widgets.Why w = vm.why();
+        if (w != null) {
+            lookout.console.widgets.WhyPanel.show(traceArea, w);
+        }
     }
 
     @FXML
@@ -143,6 +185,8 @@ public final class ResolverView {
                 bound.demoted.removeListener(refresh);
                 bound.markLeft.removeListener(refresh);
                 bound.reason.removeListener(refresh);
+                bound.answered.removeListener(refresh);
+                bound.sent.removeListener(refresh);
             }
             bound = empty ? null : row;
             if (bound == null) {
@@ -152,6 +196,8 @@ public final class ResolverView {
             bound.demoted.addListener(refresh);
             bound.markLeft.addListener(refresh);
             bound.reason.addListener(refresh);
+            bound.answered.addListener(refresh);
+            bound.sent.addListener(refresh);
             refresh();
             setGraphic(box);
         }
@@ -164,8 +210,12 @@ public final class ResolverView {
             bar.setVisible(d);
             bar.setManaged(d);
             bar.setProgress(d ? Math.min(1, bound.markLeft() / ResolverViewModel.MARK.toSeconds()) : 0);
-            indicator.set(bound.stateText(), d ? Indicator.Level.ADVISORY : Indicator.Level.NORMAL);
-            setTooltip(d ? new javafx.scene.control.Tooltip(bound.stateText() + "\n" + bound.reason()) : null);
+            // never answered: not known to be OK — waiting while nothing was asked, advisory once it was
+            Indicator.Level level = d ? Indicator.Level.ADVISORY : bound.answered() ? Indicator.Level.NORMAL
+                    : bound.sent.get() > 0 ? Indicator.Level.ADVISORY : Indicator.Level.INACTIVE;
+            indicator.set(bound.stateText(), level);
+            setTooltip(d ? new javafx.scene.control.Tooltip(bound.stateText() + "\n"
+                    + lookout.console.widgets.PlainWords.of(bound.reason())) : null);
         }
     }
 }

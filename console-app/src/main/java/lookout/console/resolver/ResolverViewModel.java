@@ -118,6 +118,17 @@ public final class ResolverViewModel {
         return refusedRate;
     }
 
+    /** A local zone as the pane lists it (immutable: replaced only when the zone list changes, on reload). */
+    public record ZoneRow(String name, String records, String serial) {
+    }
+
+    private final ObservableList<ZoneRow> zones = javafx.collections.FXCollections.observableArrayList();
+
+    /** The zones answered locally: name, records, SOA serial. */
+    public ObservableList<ZoneRow> zones() {
+        return zones;
+    }
+
     public ObservableList<UpstreamRow> servers() {
         return rows.rows();
     }
@@ -162,15 +173,25 @@ public final class ResolverViewModel {
 
     public void onSnapshot(EngineSnapshot s) {
         ResolverSnapshot r = s.resolver();
+        lastResolver = r;
         if (r == null) {
             running.set(false);
             status.set("Not running: the engine has no resolver running.", Indicator.Level.INACTIVE);
             detail.set("No scopes, servers or counters to show: nothing here is invented.");
             rows.sync(List.of());
+            zones.clear();
             return;
         }
         running.set(true);
         status.set("Running.", Indicator.Level.NORMAL);
+        List<ZoneRow> z = new ArrayList<>();
+        for (ResolverSnapshot.Zone zone : r.zones()) {
+            z.add(new ZoneRow(zone.name(), zone.records() + (zone.dynamic() > 0 ? " (" + zone.dynamic() + " pools)" : ""),
+                    zone.serial() < 0 ? "no SOA" : Long.toString(zone.serial())));
+        }
+        if (!zones.equals(z)) {
+            zones.setAll(z); // only when the zones changed (a reload): never per tick
+        }
         detail.set("Listening on " + (r.listen().isEmpty() ? "nothing" : String.join(", ", r.listen()))
                 + String.format(Locale.ROOT, " · %.1f queries/s", r.queriesPerSecond()) + answerLoops(s));
         List<Entry> entries = new ArrayList<>();
@@ -196,7 +217,10 @@ public final class ResolverViewModel {
                 row.reason.set(reason);
             }
             ResolverSnapshot.Upstream u = ups.get(sv.address());
-            if (u != null) {
+            if (u == null) {
+                row.answered.set(false);
+            } else {
+                row.answered.set(u.lastSuccess() != null || u.replies() > 0);
                 row.failures.set(u.failed());
                 long[] prev = lastSent.get(sv.address());
                 if (prev != null && dt > 0) {
@@ -260,6 +284,14 @@ public final class ResolverViewModel {
         return d == null ? "—" : String.format(Locale.ROOT, "%.1f ms", d.toNanos() / 1e6);
     }
 
+    private ResolveTrace lastTrace;
+    private ResolverSnapshot lastResolver;
+
+    /** "Why?" of the last name traced (issue 17 item 12), or null before any trace. */
+    public lookout.console.widgets.Why why() {
+        return lastTrace == null ? null : NameWhy.of(lastTrace, lastResolver);
+    }
+
     /** The resolve box: asks the resolver as a client would and shows the whole trace. */
     public CompletableFuture<ResolveTrace> resolve(String name, String type) {
         String n = name == null ? "" : name.strip();
@@ -268,9 +300,15 @@ public final class ResolverViewModel {
             return CompletableFuture.completedFuture(null);
         }
         trace.set("Resolving " + n + " " + type + "…");
-        return commands.resolve(n, type).whenComplete((t, e) -> trace.set(e != null
-                ? "Resolve FAILED: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage())
-                : format(t)));
+        return commands.resolve(n, type).whenComplete((t, e) -> {
+            if (e != null) {
+                trace.set("Resolve FAILED: " + lookout.console.widgets.PlainWords.of(
+                        e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+                return;
+            }
+            lastTrace = t;
+            trace.set(format(t) + "Diagnosis: " + NameWhy.of(t, lastResolver).diagnosis() + "\n");
+        });
     }
 
     /** A trace as text: candidates, each attempt, the answer. */
@@ -284,7 +322,8 @@ public final class ResolverViewModel {
         int i = 1;
         for (ResolveTrace.Attempt a : t.attempts()) {
             sb.append(String.format(Locale.ROOT, "  %d. %s via %s/%s at +%s: %s (%s)%s%s%n", i++, a.candidate(), a.server(),
-                    a.transport(), ms(a.sentAt()), a.result(), ms(a.elapsed()), a.spent() ? "" : " [not counted]",
+                    a.transport(), ms(a.sentAt()), lookout.console.widgets.PlainWords.of(a.result()), ms(a.elapsed()),
+                    a.spent() ? "" : " [not counted]",
                     a.demoted() ? " [demoted]" : ""));
         }
         if (t.answer().isEmpty()) {

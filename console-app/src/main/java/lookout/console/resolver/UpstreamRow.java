@@ -25,6 +25,8 @@ public final class UpstreamRow {
     /** When an attempt to it last ended with a usable reply / last failed, as "N s ago" (engine time), or "—". */
     final StringProperty lastSuccess = new SimpleStringProperty("—");
     final StringProperty lastFailure = new SimpleStringProperty("—");
+    /** It has answered at least once since the engine started. */
+    final BooleanProperty answered = new SimpleBooleanProperty();
 
     UpstreamRow(String scope, String address) {
         this.scope.set(scope);
@@ -63,14 +65,23 @@ public final class UpstreamRow {
         return failures.get();
     }
 
-    /** "OK", or "DEMOTED 12.3 s (timeout)" — the state as text, so it reads without colour. */
+    public boolean answered() {
+        return answered.get();
+    }
+
+    /**
+     * "OK", "no answer yet" (it has never answered: not known to be OK), or "DEMOTED 12.3 s
+     * (timeout)" — the state as text, so it reads without colour.
+     */
     public String stateText() {
         if (!demoted.get()) {
-            return "OK";
+            return answered.get() ? "OK" : "no answer yet";
         }
         String r = reason.get();
+        // a few plain words ("refused", "no answer in time"); the whole reason is in the tooltip and Events
+        String cause = lookout.console.widgets.PlainWords.cause(r);
         int colon = r.indexOf(':');
-        String shortReason = colon > 0 ? r.substring(0, colon) : r; // the detail is in the tooltip and Events
+        String shortReason = cause != null ? cause.split(":")[0] : colon > 0 ? r.substring(0, colon) : r;
         return String.format(java.util.Locale.ROOT, "DEMOTED %.1f s", markLeft.get())
                 + (shortReason.isEmpty() ? "" : " (" + shortReason + ")");
     }

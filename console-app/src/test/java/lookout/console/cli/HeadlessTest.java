@@ -137,6 +137,52 @@ class HeadlessTest {
         }
     }
 
+    /**
+     * Issue 17 item 9: a port clash is one clear line, the cause in plain words, and no stack
+     * trace after it (only at the debug level).
+     */
+    @Test
+    void aPortClashIsOneClearLineWithoutAStackTrace() throws Exception {
+        try (DatagramSocket taken = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+            Path f = dir.resolve("clash.conf");
+            Files.writeString(f, "resolver => { listen => [ 127.0.0.1:" + port + " ] }\n" + loopbackPva() + "state_dir => state\n");
+            java.util.List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.logging.Handler h = new java.util.logging.Handler() {
+                @Override
+                public void publish(java.util.logging.LogRecord r) {
+                    records.add(r);
+                }
+
+                @Override
+                public void flush() {
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            java.util.logging.Logger log = java.util.logging.Logger.getLogger("lookout.headless");
+            log.addHandler(h);
+            try {
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                Headless started = Headless.startOrSay(f, lookout.engine.api.EngineOptions.defaults(),
+                        new PrintStream(err, true, StandardCharsets.UTF_8));
+                assertThat(started).isNull();
+            } finally {
+                log.removeHandler(h);
+            }
+            java.util.List<java.util.logging.LogRecord> severe = records.stream()
+                    .filter(r -> r.getLevel() == java.util.logging.Level.SEVERE).toList();
+            assertThat(severe).hasSize(1);
+            assertThat(severe.get(0).getMessage()).startsWith("engine failed to start: ")
+                    .contains(Integer.toString(port)).contains("already in use").doesNotContain("Exception");
+            assertThat(severe.get(0).getThrown()).as("no stack trace after the clear line").isNull();
+            assertThat(records).filteredOn(r -> r.getThrown() != null)
+                    .allMatch(r -> r.getLevel().intValue() < java.util.logging.Level.INFO.intValue());
+        }
+    }
+
     @Test
     void anEmptyFileStartsNothing() throws Exception {
         Path f = dir.resolve("empty.conf");

@@ -125,9 +125,31 @@ class EventsViewModelTest {
         vm.onEvents(List.of(notice(0, Subsystem.CONFIG, Severity.WARNING, "rejected: a.conf:3:7: expected \"=>\", got ,")));
         String csv = vm.toCsv();
         String[] lines = csv.split("\r\n");
-        assertThat(lines[0]).isEqualTo("time,subsystem,severity,count,message");
-        assertThat(lines[1]).endsWith(",CONFIG,WARNING,1,\"rejected: a.conf:3:7: expected \"\"=>\"\", got ,\"");
+        assertThat(lines[0]).isEqualTo("time_utc,subsystem,severity,count,message,engine_text");
+        assertThat(lines[1]).endsWith(",CONFIG,WARNING,1,\"rejected: a.conf:3:7: expected \"\"=>\"\", got ,\",");
+        // issue 17 item 10: the time in UTC, and saying so, whatever this machine's zone
+        assertThat(lines[1]).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{3})?Z,.*");
         assertThat(lines).hasSize(2);
+    }
+
+    /** Issue 17 item 9: a Java exception's text is exported in plain words, the engine's own text beside it. */
+    @Test
+    void csvSaysAnExceptionInPlainWordsAndKeepsTheEnginesText() {
+        EventsViewModel vm = new EventsViewModel();
+        String raw = "upstream 192.0.2.53:53 failed: java.net.PortUnreachableException: recvAddress(..) failed with error(-111)";
+        vm.onEvents(List.of(notice(0, Subsystem.RESOLVER, Severity.WARNING, raw)));
+        String[] lines = vm.toCsv().split("\r\n");
+        assertThat(lines[1]).contains(",upstream 192.0.2.53:53 failed: refused: nothing listens on that port," + raw);
+    }
+
+    /** Issue 17 item 11: events of earlier runs (the engine's journal) come first, under a line saying so. */
+    @Test
+    void earlierEventsAreShownFirstUnderALineThatSaysSo() {
+        EventsViewModel vm = new EventsViewModel();
+        vm.onEvents(List.of(notice(5000, Subsystem.CONFIG, Severity.INFO, "this run")));
+        vm.restore(List.of(notice(0, Subsystem.RESOLVER, Severity.WARNING, "an earlier run")), "/var/lib/lookout/events.log");
+        assertThat(vm.rows()).extracting(EventRow::message).containsExactly("an earlier run",
+                "— the events above are from before this console started (kept in /var/lib/lookout/events.log) —", "this run");
     }
 
     @Test

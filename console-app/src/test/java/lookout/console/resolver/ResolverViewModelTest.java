@@ -62,12 +62,29 @@ class ResolverViewModelTest {
         vm.onSnapshot(snapshot(T0, 0, 1, new ResolverSnapshot.Server("192.0.2.53:53", true, T0.plusSeconds(30), Duration.ofMillis(29_500))));
         UpstreamRow row = vm.servers().get(0);
         assertThat(row.scope()).isEqualTo("corp (default)");
-        assertThat(row.stateText()).isEqualTo("DEMOTED 29.5 s (timeout)");
+        assertThat(row.stateText()).isEqualTo("DEMOTED 29.5 s (no answer in time)");
 
         vm.onSnapshot(snapshot(T0.plusSeconds(30), 0, 1, new ResolverSnapshot.Server("192.0.2.53:53", false, null, Duration.ZERO)));
         assertThat(vm.servers().get(0)).isSameAs(row);
+        // issue 17 item 7: its mark is gone, but it has never answered: not "OK"
+        assertThat(row.stateText()).isEqualTo("no answer yet");
+        vm.onSnapshot(snapshotWithTimes(T0.plusSeconds(31), 0, 2, T0.plusSeconds(31), null,
+                new ResolverSnapshot.Server("192.0.2.53:53", false, null, Duration.ZERO)));
         assertThat(row.stateText()).isEqualTo("OK");
         assertThat(row.markLeft()).isZero();
+    }
+
+    /** Issue 17 item 11: the local zones, with their records and SOA serials. */
+    @Test
+    void theLocalZonesAreListed() {
+        ResolverSnapshot base = snapshot(T0, 0, 1).resolver();
+        ResolverSnapshot r = new ResolverSnapshot(base.listen(), 0, 0, 0, 100, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0, 0, 4096, 0,
+                List.of(), List.of(), List.of(), List.of(new ResolverSnapshot.Zone("example.test.", 5, 0, 1),
+                        new ResolverSnapshot.Zone("lookout.test.", 6, 2, 2026112901L), new ResolverSnapshot.Zone("x.test.", 1, 0, -1)));
+        vm.onSnapshot(new EngineSnapshot(EngineState.RUNNING, T0, T0, null, r, null, null, null, List.of(), List.of()));
+        assertThat(vm.zones()).containsExactly(new ResolverViewModel.ZoneRow("example.test.", "5", "1"),
+                new ResolverViewModel.ZoneRow("lookout.test.", "6 (2 pools)", "2026112901"),
+                new ResolverViewModel.ZoneRow("x.test.", "1", "no SOA"));
     }
 
     @Test

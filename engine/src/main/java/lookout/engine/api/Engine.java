@@ -163,6 +163,15 @@ public interface Engine extends AutoCloseable {
     /** Sends one discovery ping to every search destination (seed 002 §7). */
     CompletableFuture<Void> discoveryPing();
 
+    /**
+     * What the PVA client knows about one PV name (the console's "why?"): its searches, the replies
+     * for it and where from, duplicates, its place in the ring, the destinations failing now. A
+     * read: nothing changes, nothing is searched.
+     */
+    default CompletableFuture<PvaChannelDiagnosis> diagnosePv(String name) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("this engine cannot diagnose a PV"));
+    }
+
     /** Expedited search (seed 002 §3.2 hurry-up), subject to the 30-s holdoff. */
     CompletableFuture<Boolean> searchNow();
 }

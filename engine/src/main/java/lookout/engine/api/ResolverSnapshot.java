@@ -37,6 +37,7 @@ import java.util.Map;
  * @param cnameChains       answers completed by following a CNAME to its target (local zones or upstream)
  * @param tcpClients        client TCP connections open now
  * @param tcpRejected       client TCP connections closed at once because {@code resolver.tcp_clients} were open
+ * @param zones             the zones answered locally, by name
  */
 public record ResolverSnapshot(List<String> listen, long queries, long cacheHits, int cacheEntries, int cacheCapacity,
                                long localAnswers, long upstreamSentUdp, long upstreamSentTcp,
@@ -44,9 +45,9 @@ public record ResolverSnapshot(List<String> listen, long queries, long cacheHits
                                long malformed, long denied, int inFlight, int inFlightCeiling,
                                double queriesPerSecond, List<Scope> scopes, List<Upstream> upstreams,
                                List<ResolveTrace> recentTraces, int udpReceiveBuffer, long udpReceiveDrops,
-                               long staleAnswers, long cnameChains, int tcpClients, long tcpRejected) {
+                               long staleAnswers, long cnameChains, int tcpClients, long tcpRejected, List<Zone> zones) {
 
-    /** Without the listeners' buffer and drops, stale answers, chains and TCP counts (unknown, none). */
+    /** Without the listeners' buffer and drops, stale answers, chains, TCP counts and zones (unknown, none). */
     public ResolverSnapshot(List<String> listen, long queries, long cacheHits, int cacheEntries, int cacheCapacity,
                             long localAnswers, long upstreamSentUdp, long upstreamSentTcp,
                             Map<String, Long> upstreamFailed, long refused, long unavailable, long demotions,
@@ -55,10 +56,11 @@ public record ResolverSnapshot(List<String> listen, long queries, long cacheHits
                             List<ResolveTrace> recentTraces) {
         this(listen, queries, cacheHits, cacheEntries, cacheCapacity, localAnswers, upstreamSentUdp, upstreamSentTcp,
                 upstreamFailed, refused, unavailable, demotions, malformed, denied, inFlight, inFlightCeiling,
-                queriesPerSecond, scopes, upstreams, recentTraces, -1, -1, 0, 0, 0, 0);
+                queriesPerSecond, scopes, upstreams, recentTraces, -1, -1, 0, 0, 0, 0, List.of());
     }
 
     public ResolverSnapshot {
+        zones = zones == null ? List.of() : List.copyOf(zones);
         listen = List.copyOf(listen);
         upstreamFailed = Map.copyOf(upstreamFailed);
         scopes = List.copyOf(scopes);
@@ -84,6 +86,17 @@ public record ResolverSnapshot(List<String> listen, long queries, long cacheHits
      * @param markLeft  time left on the mark, or {@link Duration#ZERO}
      */
     public record Server(String address, boolean demoted, Instant markUntil, Duration markLeft) {
+    }
+
+    /**
+     * A zone answered locally (the {@code zones} section).
+     *
+     * @param name    its origin, fully qualified ({@code lookout.test.})
+     * @param records resource records in it, DYNA/DYNC records included
+     * @param dynamic DYNA/DYNC records (answered by the weighted pools)
+     * @param serial  the SOA serial, or -1 when it has no SOA record
+     */
+    public record Zone(String name, int records, int dynamic, long serial) {
     }
 
     /**

@@ -42,17 +42,52 @@ final class ConfigDiffer {
         return new ConfigDiff(changes);
     }
 
+    /**
+     * A section's bound value as it takes effect: without the file positions some records carry
+     * for messages (an inline zone's first line, a pool item's line and column), so that a comment
+     * or a blank line above them is no change.
+     */
     private static Object bound(Config c, String section) {
         return switch (section) {
             case "resolver" -> c.resolver();
-            case "zones" -> c.zones();
+            case "zones" -> c.zones() == null ? null : withoutPositions(c.zones());
             case "service_types" -> c.serviceTypes();
-            case "plugins" -> c.weighted();
+            case "plugins" -> c.weighted() == null ? null : withoutPositions(c.weighted());
             case "pva" -> c.pva();
             case "status" -> c.status();
             case "state_dir" -> c.stateDir();
             default -> null;
         };
+    }
+
+    private static java.util.Map<String, ZoneConfig> withoutPositions(java.util.Map<String, ZoneConfig> zones) {
+        java.util.Map<String, ZoneConfig> out = new java.util.LinkedHashMap<>();
+        zones.forEach((k, z) -> out.put(k, z == null ? null
+                : new ZoneConfig(z.origin(), z.sourceName(), z.text(), 0, z.directory(), z.includes())));
+        return out;
+    }
+
+    private static WeightedConfig withoutPositions(WeightedConfig w) {
+        java.util.Map<String, WeightedResource> out = new java.util.LinkedHashMap<>();
+        w.resources().forEach((k, r) -> out.put(k, r == null ? null : new WeightedResource(r.name(),
+                withoutPositions(r.v4()), withoutPositions(r.v6()), withoutPositions(r.cnames()), null)));
+        return new WeightedConfig(w.addressResources(), w.cnameResources(), out);
+    }
+
+    private static WeightedFamily withoutPositions(WeightedFamily f) {
+        if (f == null) {
+            return null;
+        }
+        List<WeightedGroup> groups = new ArrayList<>();
+        for (WeightedGroup g : f.groups()) {
+            List<WeightedItem> items = new ArrayList<>();
+            for (WeightedItem i : g.items()) {
+                items.add(new WeightedItem(i.label(), i.target(), i.weight(), null));
+            }
+            groups.add(new WeightedGroup(g.name(), items, null));
+        }
+        return new WeightedFamily(f.stanza(), f.kind(), f.multi(), f.grouped(), f.upThresh(), f.serviceTypes(), groups,
+                f.upWeight());
     }
 
     /** The text's tree without following includes (their content is compared through the bound values). */

@@ -198,6 +198,11 @@ final class ActingEngine implements Engine {
     }
 
     @Override
+    public CompletableFuture<lookout.engine.api.PvaChannelDiagnosis> diagnosePv(String name) {
+        return engine.commands().diagnosePv(name); // a read: nothing to audit
+    }
+
+    @Override
     public CompletableFuture<Boolean> searchNow() {
         return audited("hurry-up", Map.of(), "hurry-up", () -> engine.commands().searchNow(),
                 started -> Boolean.TRUE.equals(started) ? "ok: started" : "ok: held off (30 s holdoff)");

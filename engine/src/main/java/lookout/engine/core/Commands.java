@@ -34,5 +34,10 @@ public final class Commands {
         void discoveryPing();
 
         boolean searchNow();
+
+        /** What the client knows of one PV name (a read). */
+        default lookout.engine.api.PvaChannelDiagnosis diagnose(String name) {
+            throw new UnsupportedOperationException("no PV diagnosis here");
+        }
     }
 }

@@ -581,6 +581,12 @@ public final class DefaultEngine implements EngineCore, ServiceContext {
         return local.searchNow();
     }
 
+    /** A read: not audited. */
+    @Override
+    public CompletableFuture<lookout.engine.api.PvaChannelDiagnosis> diagnosePv(String name) {
+        return commands().diagnosePv(name);
+    }
+
     @Override
     public EngineCommands commands() {
         return commands;

@@ -106,6 +106,10 @@ final class EngineCommands {
         });
     }
 
+    CompletableFuture<lookout.engine.api.PvaChannelDiagnosis> diagnosePv(String name) {
+        return command(Commands.PvaClient.class, p -> CompletableFuture.completedFuture(p.diagnose(name)));
+    }
+
     CompletableFuture<Boolean> searchNow() {
         return command(Commands.PvaClient.class, p -> CompletableFuture.completedFuture(p.searchNow()));
     }

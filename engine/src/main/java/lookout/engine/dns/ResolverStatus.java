@@ -79,8 +79,59 @@ final class ResolverStatus {
                 a.localAnswers + elsewhere, a.sentUdp, a.sentTcp, new LinkedHashMap<>(a.upstreamFailed), a.refused,
                 a.unavailable, a.demotions, l.malformed(), l.denied(), r.inFlight, r.inFlightCeiling, queriesPerSecond, scopes,
                 ups, a.recentTraces(loopTraces), l.udpReceiveBuffer(), l.udpReceiveDrops(), a.staleAnswers, a.cnameChains,
-                l.tcpClients(), l.tcpRejected()));
+                l.tcpClients(), l.tcpRejected(), zones(r)));
         metrics(b, r, a, l, elsewhere, ups, scopes);
+    }
+
+    /** The zone list of the last LocalZones seen: zones change only on reload, so it is built once per reload. */
+    private lookout.engine.dns.answer.LocalZones zonesOf;
+    private List<ResolverSnapshot.Zone> zoneList = List.of();
+
+    /** The local zones: name, records, SOA serial; sorted by name. */
+    private List<ResolverSnapshot.Zone> zones(Resolver r) {
+        if (r.zones != zonesOf) {
+            List<ResolverSnapshot.Zone> out = new ArrayList<>();
+            for (lookout.engine.dns.zone.Zone z : r.zones.zones().values()) {
+                int records = 0;
+                int dynamic = 0;
+                for (lookout.engine.dns.zone.Zone.Node n : z.nodes().values()) {
+                    for (List<lookout.engine.dns.wire.Rr> set : n.rrsets().values()) {
+                        records += set.size();
+                    }
+                    if (n.dyn() != null) {
+                        dynamic++;
+                    }
+                }
+                out.add(new ResolverSnapshot.Zone(z.origin(), records + dynamic, dynamic, serial(z.soa())));
+            }
+            out.sort(java.util.Comparator.comparing(ResolverSnapshot.Zone::name));
+            zoneList = List.copyOf(out);
+            zonesOf = r.zones;
+        }
+        return zoneList;
+    }
+
+    /** The SOA's serial: RDATA is MNAME, RNAME (uncompressed in a parsed zone), then the serial; -1 when none. */
+    static long serial(lookout.engine.dns.wire.Rr soa) {
+        if (soa == null) {
+            return -1;
+        }
+        byte[] d = soa.rdata();
+        int i = 0;
+        for (int name = 0; name < 2; name++) {
+            while (i < d.length && d[i] != 0) {
+                if ((d[i] & 0xC0) == 0xC0) {
+                    i++; // a pointer ends the name (never in a parsed zone, but read safely)
+                    break;
+                }
+                i += (d[i] & 0x3F) + 1;
+            }
+            i++;
+        }
+        if (i + 4 > d.length) {
+            return -1;
+        }
+        return ((d[i] & 0xFFL) << 24) | ((d[i + 1] & 0xFFL) << 16) | ((d[i + 2] & 0xFFL) << 8) | (d[i + 3] & 0xFFL);
     }
 
     /** Each scope's servers with their marks; the fallback servers last, their marks never shown. */

@@ -47,6 +47,25 @@ class ConfigDiffTest {
         assertThat(diff(BASE, reformatted).changes()).isEmpty();
     }
 
+    /**
+     * Issue 17 item 8: the bound zones and pools carry file positions (an inline zone's first line,
+     * each pool item's line): a comment at the top moves them all, and must still be no change.
+     */
+    @Test
+    void aCommentOrBlankLinesAboveZonesAndPoolsAreNoChange() {
+        ConfigResult d = loader.embeddedDefault();
+        assertThat(d.problems()).isEmpty();
+        String text = d.config().source().text();
+        Config before = config(text, null);
+        assertThat(ConfigLoader.diff(before, config("# one more comment line at the top\n" + text, null)).changes())
+                .isEmpty();
+        assertThat(ConfigLoader.diff(before, config("\n\n   \n" + text.replace("\n}\n", "\n}\n\n\n")
+                .replace("\n  ", "\n      ").replace(" => ", "   =>   "), null)).changes())
+                .isEmpty();
+        assertThat(ConfigLoader.diff(before, config(text.replace("local3 = [ 127.0.0.3, 1 ]", "local3 = [ 127.0.0.3, 2 ]"),
+                null)).changes()).as("a real change still shows").hasSize(1);
+    }
+
     @Test
     void aChangedListIsOneChangeAtItsPath() {
         ConfigDiff d = diff(BASE, BASE.replace("192.0.2.53, 192.0.2.54", "192.0.2.54, 192.0.2.53"));

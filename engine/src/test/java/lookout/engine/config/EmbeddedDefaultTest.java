@@ -21,7 +21,8 @@ class EmbeddedDefaultTest {
     @Test
     void resolverListensOnLoopbackAndHasNoUpstream() {
         ResolverConfig r = result.config().resolver();
-        assertThat(r.listen()).containsExactly(new InetSocketAddress("127.0.0.1", 8053));
+        assertThat(r.listen()).contains(new InetSocketAddress("127.0.0.1", 8053));
+        assertThat(r.listen()).allMatch(a -> a.getAddress().isLoopbackAddress());
         assertThat(r.scopes()).isEmpty();
         assertThat(r.fallbackServers()).isEmpty();
         assertThat(r.allow()).extracting(Cidr::toString).containsExactly("127.0.0.0/8", "0:0:0:0:0:0:0:1/128");
@@ -35,7 +36,39 @@ class EmbeddedDefaultTest {
         assertThat(pva.autoAddrList()).isFalse();
         assertThat(pva.autoBeaconAddrList()).isFalse();
         assertThat(pva.server()).isEqualTo(new PvaConfig.PvaServerConfig(true, true));
-        assertThat(pva.watch()).isNotEmpty();
+        // issue 17 item 7: nothing on loopback hosts PVs, so a watched name would search forever
+        assertThat(pva.watch()).isEmpty();
+    }
+
+    /**
+     * Issue 17 item 7: a healthy first run looks healthy — every address of the demo pools has
+     * something listening where its monitor connects (the engine's own DNS listener), so the
+     * monitors come UP instead of raising advisories on a fresh install.
+     */
+    @Test
+    void everyMonitoredDemoAddressHasTheEnginesListenerBehindIt() {
+        Config c = result.config();
+        java.util.Set<InetSocketAddress> listening = new java.util.HashSet<>(c.resolver().listen());
+        int monitored = 0;
+        for (WeightedResource r : c.weighted().resources().values()) {
+            for (WeightedFamily f : r.families()) {
+                for (String type : f.serviceTypes()) {
+                    ServiceTypeConfig st = c.serviceTypes().get(type);
+                    if (!st.plugin().equals("tcp_connect")) {
+                        continue;
+                    }
+                    int port = Integer.parseInt(st.params().get("port"));
+                    for (WeightedGroup g : f.groups()) {
+                        for (WeightedItem i : g.items()) {
+                            assertThat(listening).as(i.target() + ":" + port + " answers " + type)
+                                    .contains(new InetSocketAddress(i.target(), port));
+                            monitored++;
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(monitored).isEqualTo(3);
     }
 
     @Test

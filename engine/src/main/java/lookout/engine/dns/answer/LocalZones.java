@@ -67,6 +67,11 @@ public final class LocalZones {
         zones = same.zones;
     }
 
+    /** The parsed zones, by origin (immutable; for the status's list of local zones). */
+    public Map<String, Zone> zones() {
+        return java.util.Collections.unmodifiableMap(zones);
+    }
+
     public boolean isEmpty() {
         return zones.isEmpty();
     }

@@ -140,6 +140,35 @@ final class ClientStatus {
                 HostPort.format(c.endpoint), c.watched(), c.operator());
     }
 
+    /** What the client knows of {@code name}, for the console's "why?" (engine loop). */
+    lookout.engine.api.PvaChannelDiagnosis diagnose(String name) {
+        long now = scheduler.nanoTime();
+        SearchRing ring = driver.ring();
+        List<lookout.engine.api.PvaChannelDiagnosis.SendFailure> failing = fanOut.sendFailures();
+        PvChannel c = registry.byName(name);
+        if (c == null) {
+            return new lookout.engine.api.PvaChannelDiagnosis(name, false, null, false, false, false, 0, 0, null, null, -1,
+                    ring.cursor(), List.of(), 0, List.of(), failing);
+        }
+        List<lookout.engine.api.PvaChannelDiagnosis.Reply> claims = new ArrayList<>();
+        long negatives = 0;
+        List<String> negativeFrom = List.of();
+        ReplyFacts.Facts f = replies.facts().of(c.cid);
+        if (f != null) {
+            for (ReplyFacts.Claim k : f.claims) {
+                claims.add(new lookout.engine.api.PvaChannelDiagnosis.Reply(at(k.at(), now), k.guid().toString(),
+                        HostPort.format(k.endpoint()), HostPort.format(k.from()), k.tcp(), k.resolved()));
+            }
+            negatives = f.negatives;
+            negativeFrom = f.negativeFrom;
+        }
+        long next = c.state == ChannelState.SEARCHING ? ring.nextSearchAt(c) : Long.MIN_VALUE;
+        return new lookout.engine.api.PvaChannelDiagnosis(name, true, c.state.name(), c.watched(), c.operator(),
+                c.wanted(), c.attempts, c.searches, c.lastSearchNanos == Long.MIN_VALUE ? null : at(c.lastSearchNanos, now),
+                next == Long.MIN_VALUE ? null : at(next, now), c.bucket, ring.cursor(), claims, negatives, negativeFrom,
+                failing);
+    }
+
     /** A server table entry as the snapshot shows it. */
     PvaDiscoveredServer server(ServerTable.Entry e, PvaDiscoveredServer.Status status, long now) {
         return new PvaDiscoveredServer(e.guid().toString(), HostPort.format(e.key().endpoint()), e.key().protocol(),

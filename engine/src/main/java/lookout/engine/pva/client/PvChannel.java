@@ -42,6 +42,8 @@ final class PvChannel {
     byte refs;
     /** Searches sent for this channel since it was created. */
     int searches;
+    /** When it last went into a search datagram (scheduler nanos), for the console's "why?". */
+    long lastSearchNanos = Long.MIN_VALUE;
 
     PvChannel prev;
     PvChannel next;

@@ -256,6 +256,11 @@ public final class PvaClientService implements Service, Commands.PvaClient, Reso
         return running && driver.hurryUp();
     }
 
+    @Override
+    public lookout.engine.api.PvaChannelDiagnosis diagnose(String name) {
+        return status.diagnose(name == null ? "" : name.strip());
+    }
+
     // ================================================================ ResolvedNames
 
     @Override

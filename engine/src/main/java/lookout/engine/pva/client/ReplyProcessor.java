@@ -53,6 +53,8 @@ final class ReplyProcessor {
     private final ServerRow lostRow;
     private Set<Guid> ignoreGuids = Set.of();
     private boolean tableFullReported;
+    /** What came back per channel, for "why?" (engine loop). */
+    private final ReplyFacts facts = new ReplyFacts();
     private boolean running;
 
     /** A lost server as the snapshot shows it. */
@@ -144,6 +146,11 @@ final class ReplyProcessor {
         }
         // a negative reply never suppresses or delays searching
         if (!r.found()) {
+            for (int cid : r.cids()) {
+                if (registry.byCid(cid) != null) {
+                    facts.negative(cid, source, tcp);
+                }
+            }
             return;
         }
         // 3. protocol filter
@@ -155,6 +162,10 @@ final class ReplyProcessor {
             PvChannel c = registry.byCid(cid);
             if (c == null) {
                 continue;
+            }
+            if (c.state == ChannelState.SEARCHING || !r.guid().equals(c.guid)) {
+                // the claim that resolves it, or another server's (a repeat of the same server's is not news)
+                facts.positive(cid, scheduler.nanoTime(), r.guid(), endpoint, source, tcp, c.state == ChannelState.SEARCHING);
             }
             if (c.state == ChannelState.SEARCHING) {
                 // 4. first positive reply wins
@@ -228,6 +239,11 @@ final class ReplyProcessor {
 
     ServerTable servers() {
         return servers;
+    }
+
+    /** What came back per channel (for "why?"). */
+    ReplyFacts facts() {
+        return facts;
     }
 
     /** The last {@value #RECENTLY_LOST} servers lost, oldest first. */

@@ -91,9 +91,10 @@ final class SearchDriver implements ChannelRegistry.Searching {
             return;
         }
         packer.begin();
+        long now = scheduler.nanoTime();
         fanOut.together(() -> {
             try {
-                ring.drainInitial(packer);
+                ring.drainInitial(c -> stamped(c, now));
             } finally {
                 packer.flush();
             }
@@ -113,7 +114,7 @@ final class SearchDriver implements ChannelRegistry.Searching {
         try {
             fanOut.together(() -> {
                 try {
-                    delay[0] = ring.tick(now, packer);
+                    delay[0] = ring.tick(now, c -> stamped(c, now));
                 } finally {
                     packer.flush();
                 }
@@ -125,6 +126,12 @@ final class SearchDriver implements ChannelRegistry.Searching {
             tickTimer = scheduler.schedule(this::onTick, delay[0], TimeUnit.NANOSECONDS);
         }
         recordTick(bucket, fast);
+    }
+
+    /** Packs a channel's name, noting when (what "why?" reports as the last search). */
+    private void stamped(PvChannel c, long now) {
+        c.lastSearchNanos = now;
+        packer.search(c);
     }
 
     private void recordTick(int bucket, boolean fast) {

@@ -32,6 +32,8 @@ final class SearchFanOut implements SearchPacker.Sink {
     private final ClientCounters counters;
     private final FailureFold<InetSocketAddress> failures;
     private List<Destination> destinations = List.of();
+    /** The last send error of each destination failing now (for "why?"). */
+    private final java.util.Map<InetSocketAddress, String> lastError = new java.util.HashMap<>();
     private PvaPorts.Port socket;
 
     SearchFanOut(Scheduler scheduler, NameServers nameServers, ClientCounters counters, FailureFold.Sink log) {
@@ -51,6 +53,7 @@ final class SearchFanOut implements SearchPacker.Sink {
         for (Destination d : destinations) {
             if (!list.contains(d)) {
                 failures.forget(d.address());
+                lastError.remove(d.address());
             }
         }
         this.destinations = List.copyOf(list);
@@ -103,6 +106,7 @@ final class SearchFanOut implements SearchPacker.Sink {
     /** A search to {@code to} left. */
     void sent(InetSocketAddress to) {
         failures.succeeded(to, scheduler.nanoTime());
+        lastError.remove(to);
     }
 
     /** A search to {@code to} did not leave ({@code to} null: an error of the socket itself, not a search's). */
@@ -113,6 +117,19 @@ final class SearchFanOut implements SearchPacker.Sink {
         }
         counters.sendErrors++;
         failures.failed(to, "send error", error.message(), scheduler.nanoTime());
+        lastError.put(to, error.message());
+    }
+
+    /** The destinations whose searches fail now, with their last error and how many failed. */
+    List<lookout.engine.api.PvaChannelDiagnosis.SendFailure> sendFailures() {
+        List<lookout.engine.api.PvaChannelDiagnosis.SendFailure> out = new java.util.ArrayList<>();
+        for (Destination d : destinations) {
+            if (failures.isFailing(d.address())) {
+                out.add(new lookout.engine.api.PvaChannelDiagnosis.SendFailure(HostPort.format(d.address()),
+                        lastError.getOrDefault(d.address(), "send error"), failures.failures(d.address())));
+            }
+        }
+        return out;
     }
 
     /** For tests: whether searches to {@code to} are failing now. */
