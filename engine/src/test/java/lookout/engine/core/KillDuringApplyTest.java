@@ -108,6 +108,9 @@ class KillDuringApplyTest {
             assertThat(new ConfigLoader(Map.of()).load(conf).ok()).isTrue();
             try (var backups = Files.list(dir.resolve("state/backups"))) {
                 for (Path f : backups.toList()) {
+                    if (f.getFileName().toString().startsWith(".")) {
+                        continue; // a killed write's temporary: no backup, removed at the next start (below)
+                    }
                     String t = Files.readString(f);
                     assertThat(t.equals(a) || t.equals(b)).as("backup %s is whole", f).isTrue();
                 }
