@@ -79,7 +79,7 @@ class ResolverViewModelTest {
     void theLocalZonesAreListed() {
         ResolverSnapshot base = snapshot(T0, 0, 1).resolver();
         ResolverSnapshot r = new ResolverSnapshot(base.listen(), 0, 0, 0, 100, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0, 0, 4096, 0,
-                List.of(), List.of(), List.of(), List.of(new ResolverSnapshot.Zone("example.test.", 5, 0, 1),
+                List.of(), List.of(), List.of(), -1, -1, 0, 0, 0, 0, List.of(new ResolverSnapshot.Zone("example.test.", 5, 0, 1),
                         new ResolverSnapshot.Zone("lookout.test.", 6, 2, 2026112901L), new ResolverSnapshot.Zone("x.test.", 1, 0, -1)));
         vm.onSnapshot(new EngineSnapshot(EngineState.RUNNING, T0, T0, null, r, null, null, null, List.of(), List.of()));
         assertThat(vm.zones()).containsExactly(new ResolverViewModel.ZoneRow("example.test.", "5", "1"),
