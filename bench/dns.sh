@@ -12,9 +12,10 @@
 #
 # Lookout's UDP listener is read as the engine chooses (one socket: on the engine loop, through
 # Netty); LOOKOUT_UDP=netty|native|auto and LOOKOUT_UDP_THREADS=N (resolver.udp_threads, default 1)
-# choose otherwise. LOOKOUT_IMAGE=DIR runs the runtime image's launcher (DIR/bin/lookout
-# --headless; another build's image for A/B runs: docs/adr/0002-native-datagrams.md) instead of
-# the engine's classes.
+# choose otherwise. Lookout runs from the runtime image's launcher (jlink/target/lookout/bin/lookout
+# --headless, built when missing) with the JVM options a user gets and the default cache size;
+# LOOKOUT_IMAGE=DIR runs another build's image (A/B runs: docs/adr/0002-native-datagrams.md),
+# LOOKOUT_JVM adds JVM options after the launcher's, LOOKOUT_CLASSES=1 runs the engine's classes.
 #
 # Needs: dnsperf nsd unbound dnsmasq (Debian packages), Java 17, Maven. Uses 127.0.0.1 only, on
 # ports picked free at start. Writes raw output to bench/out/dns/.
@@ -77,6 +78,16 @@ C
 nsd -d -c "$out/nsd.conf" > "$out/nsd.log" 2>&1 & pids+=($!)
 
 # ---------------------------------------------------------------- Lookout
+# the shipped launcher by default (its JVM options are the user's); LOOKOUT_CLASSES=1 runs the
+# engine's classes instead (a quick check while developing, not a figure)
+if [ -z "${LOOKOUT_CLASSES:-}" ]; then
+    LOOKOUT_IMAGE=${LOOKOUT_IMAGE:-$root/jlink/target/lookout}
+    if [ ! -x "$LOOKOUT_IMAGE/bin/lookout" ]; then
+        mvn -B -q -pl jlink -am package -DskipTests
+    fi
+else
+    LOOKOUT_IMAGE=
+fi
 if [ -z "${LOOKOUT_IMAGE:-}" ]; then
     # process-classes: the classes and the native library built into them
     mvn -B -q -pl engine -am process-classes -DskipTests
@@ -88,14 +99,14 @@ resolver => {
   udp_threads => ${LOOKOUT_UDP_THREADS:-1}
   allow => [ 127.0.0.0/8 ]
   scopes => { up => { default => true, servers => [ 127.0.0.1:$NSD_PORT ] } }
-  cache_size => 1000000
 }
 pva => { addr_list => [ 127.0.0.1 ], auto_addr_list => false, beacon_addr_list => [ 127.0.0.1 ],
          auto_beacon_addr_list => false, server => { enable => false, name_server => false } }
 state_dir => $out/state
 C
-# LOOKOUT_JVM overrides the collector/heap flags; the GC log shows pauses behind latency outliers
-LK_JVM="${LOOKOUT_JVM:--Xms2g -Xmx2g -XX:+UseParallelGC -XX:MaxTenuringThreshold=1} -Xlog:gc:file=$out/lookout-gc.log"
+# The launcher's own JVM options, as a user gets them; LOOKOUT_JVM adds options after them (they
+# win). The GC log (unified logging, no collector setting changed) shows pauses behind outliers.
+LK_JVM="${LOOKOUT_JVM:-} -Xlog:gc:file=$out/lookout-gc.log"
 if [ -n "${LOOKOUT_IMAGE:-}" ]; then
     # the launcher execs the JVM: LK_PID is the server's process, for its CPU time
     LOOKOUT_OPTS="$LK_JVM" "$LOOKOUT_IMAGE/bin/lookout" --headless --config "$out/lookout.conf" \

@@ -15,8 +15,9 @@
 # same number unless LOOKOUT_UDP_THREADS=N says otherwise. Lookout's UDP listeners are read as
 # the engine chooses (natively from 2 sockets up: a recvmmsg reader thread per socket);
 # LOOKOUT_UDP=netty runs its Netty listeners instead, LOOKOUT_UDP=native insists on native reads.
-# LOOKOUT_IMAGE=DIR runs the runtime image's launcher (DIR/bin/lookout --headless, another build's
-# image for A/B runs: docs/adr/0002-native-datagrams.md) instead of the benchmark jar.
+# Lookout runs from the runtime image's launcher (jlink/target/lookout/bin/lookout --headless,
+# built when missing) with the JVM options a user gets; LOOKOUT_IMAGE=DIR runs another build's
+# image (A/B runs: docs/adr/0002-native-datagrams.md), LOOKOUT_CLASSES=1 the benchmark jar.
 #
 # Needs gdnsd, dnsperf, java 17, maven (builds bench/target/benchmarks.jar when missing).
 set -euo pipefail
@@ -27,6 +28,14 @@ LOOKOUT_UDP_THREADS=${LOOKOUT_UDP_THREADS:-${GDNSD_UDP_THREADS:-2}}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 JAR=${LOOKOUT_JAR:-$ROOT/bench/target/benchmarks.jar} # LOOKOUT_JAR: another build, for A/B runs
 GDNSD=${GDNSD:-/usr/sbin/gdnsd}
+# the shipped launcher by default (its JVM options are the user's); LOOKOUT_CLASSES=1 runs the
+# benchmark jar instead (a quick check while developing, not a figure)
+if [ -z "${LOOKOUT_CLASSES:-}" ]; then
+  LOOKOUT_IMAGE=${LOOKOUT_IMAGE:-$ROOT/jlink/target/lookout}
+  if [ ! -x "$LOOKOUT_IMAGE/bin/lookout" ]; then (cd "$ROOT" && mvn -B -q -pl jlink -am package -DskipTests); fi
+else
+  LOOKOUT_IMAGE=
+fi
 if [ -z "${LOOKOUT_IMAGE:-}" ] && { [ ! -f "$JAR" ] || [ -n "${REBUILD:-}" ]; }; then
   (cd "$ROOT" && mvn -B -q -pl bench -am package -DskipTests)
 fi
@@ -109,7 +118,7 @@ if [ -n "${LOOKOUT_JFR:-}" ]; then JFR_OPT=("-XX:StartFlightRecording=filename=$
  # LOOKOUT_JAVA_OPTS: more JVM options (e.g. -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit with PERF_RECORD=1)
 if [ -n "${LOOKOUT_IMAGE:-}" ]; then
   # the launcher execs the JVM: $PID is the server's process, as with the jar
-  (cd "$WORK/lookout" && LOOKOUT_OPTS="-Xmx512m ${JFR_OPT[*]} ${LOOKOUT_JAVA_OPTS:-}" exec "$LOOKOUT_IMAGE/bin/lookout" --headless \
+  (cd "$WORK/lookout" && LOOKOUT_OPTS="${JFR_OPT[*]} ${LOOKOUT_JAVA_OPTS:-}" exec "$LOOKOUT_IMAGE/bin/lookout" --headless \
       --config "$WORK/lookout/lookout.conf" --udp-reads "${LOOKOUT_UDP:-auto}") > "$WORK/lookout/log" 2>&1 & PID=$!
   READY='engine running on'
 else

@@ -112,6 +112,16 @@ class PvaPaneFXTest {
 
     /** The State cell of the channel row named {@code name} as drawn, or null when the row is not shown. */
     private static String shownState(TableView<?> table, String name) throws Exception {
+        // the row brought into view first, as an operator scrolls to it (the pane also lists the
+        // status PVs, so the channel table may show fewer rows than it holds)
+        fx(() -> {
+            @SuppressWarnings("unchecked")
+            TableView<Object> t = (TableView<Object>) table;
+            t.getItems().stream().filter(i -> i instanceof lookout.console.pva.ChannelRow r && r.name().equals(name))
+                    .findFirst().ifPresent(t::scrollTo);
+            return null;
+        });
+        WaitForAsyncUtils.waitForFxEvents();
         return fx(() -> {
             for (javafx.scene.Node n : table.lookupAll(".table-cell")) {
                 if (n instanceof javafx.scene.control.TableCell<?, ?> cell && "State".equals(cell.getTableColumn().getText())
