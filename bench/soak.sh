@@ -130,8 +130,11 @@ pauses.sort()
 def pct(p):
     return pauses[min(len(pauses) - 1, int(round(p * len(pauses) + 0.5)) - 1)] if pauses else float("nan")
 late = [m for t, m in rss if t >= secs - 300]
-print(f"soak: {secs} s at {grab(r'Queries per second:\s+([\d.]+)')} q/s (asked {grab(r'Queries sent:\s+(\d+)')}, "
-      f"completed {grab(r'Queries completed:\s+(\d+ \([\d.]+%\))')}, lost {grab(r'Queries lost:\s+(\d+ \([\d.]+%\))')})")
+qps = grab(r'Queries per second:\s+([\d.]+)')
+sent = grab(r'Queries sent:\s+(\d+)')
+done = grab(r'Queries completed:\s+(\d+ \([\d.]+%\))')
+lost = grab(r'Queries lost:\s+(\d+ \([\d.]+%\))')
+print(f"soak: {secs} s at {qps} q/s (asked {sent}, completed {done}, lost {lost})")
 print(f"RSS: start {rss[0][1]:.0f} MB, end {rss[-1][1]:.0f} MB, max {max(m for _, m in rss):.0f} MB; "
       f"last 5 minutes {min(late) if late else float('nan'):.0f}-{max(late) if late else float('nan'):.0f} MB")
 print(f"GC: {len(pauses)} pauses, p50 {pct(0.50):.2f} ms, p99 {pct(0.99):.2f} ms, max {pauses[-1] if pauses else float('nan'):.2f} ms")

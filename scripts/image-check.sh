@@ -63,6 +63,18 @@ grep -q "^$bad:4:[0-9]*: " "$work/bad.err" || { cat "$work/bad.err" >&2; fail "t
 pass "--check-config bad file: exit 1, $(wc -l < "$work/bad.err") problem(s) as FILE:LINE:COLUMN"
 sed 's/^/    /' "$work/bad.err"
 
+# ---------------------------------------------------------------- the launcher's JVM options
+# The heap limit follows resolver.cache_size in the file given (128 MiB + 512 bytes an entry), and
+# LOOKOUT_OPTS comes after the launcher's own options, so it wins (the JVM takes the last -Xmx).
+sized=$work/sized.conf
+printf 'resolver => { cache_size => 100000 }\n' > "$sized"
+heap() { grep -m1 -o 'MaxHeapSize *= *[0-9]*' | grep -o '[0-9]*$'; }
+h=$(LOOKOUT_OPTS="-XX:+PrintFlagsFinal" timeout 60 "$lookout" --check-config "$sized" 2>/dev/null | heap || true)
+[[ $h == $(( (128 + 100000 / 2048) * 1024 * 1024 )) ]] || fail "cache_size 100000 gave a heap limit of ${h:-nothing}, expected 176 MiB"
+h=$(LOOKOUT_OPTS="-Xmx300m -XX:+PrintFlagsFinal" timeout 60 "$lookout" --check-config "$sized" 2>/dev/null | heap || true)
+[[ $h == $(( 300 * 1024 * 1024 )) ]] || fail "LOOKOUT_OPTS=-Xmx300m gave a heap limit of ${h:-nothing}, expected 300 MiB"
+pass "launcher: heap limit from cache_size (176 MiB for 100 000 entries), LOOKOUT_OPTS overrides it"
+
 # ---------------------------------------------------------------- --check-config, good file
 read -r status_port dns_port pva_bcast pva_server <<<"$(python3 "$root/scripts/free-port.py" 4)"
 good=$work/good.conf
