@@ -30,6 +30,7 @@ import lookout.engine.dns.wire.ClientQuery;
 import lookout.engine.dns.wire.Encoded;
 import lookout.engine.dns.wire.Message;
 import lookout.engine.dns.wire.Names;
+import lookout.engine.dns.wire.PlainQuery;
 import lookout.engine.dns.wire.Queries;
 import lookout.engine.dns.wire.Responses;
 import lookout.engine.dns.wire.Rr;
@@ -198,6 +199,35 @@ final class Resolver {
         }
         Question qn = new Question(q, reply, client, onTrace, candidates, scheduler.nanoTime());
         tryCandidate(qn);
+    }
+
+    /**
+     * {@link #question}'s cache hit for a UDP query of the usual shape, answered without decoding
+     * it: the same conditions (class IN — {@link PlainQuery} reads no other —, not a synthetic
+     * name, no search candidates, no local zone, a live entry without a CNAME to follow, no trace
+     * asked for: clients' hits are not traced), the same counts, the same bytes, written into
+     * {@code out}. Returns their length, or -1 when {@link #question} is to have it — also for an
+     * answer that must be cut for the client (TC), which {@link Responses#stamp} does. Nothing is
+     * counted unless the answer is given here; a declined hit has only touched the entry's place
+     * in the LRU order, as {@link #question} touches it again.
+     */
+    int answerCached(PlainQuery q, DnsCache.Key key, byte[] out) {
+        String name = key.name();
+        if (Synthetic.covers(name) || (!config.search().isEmpty() && Names.labelCount(name) == 1) || zones.find(name) != null) {
+            return -1;
+        }
+        long now = scheduler.nanoTime();
+        DnsCache.Entry<Answer> e = cache.get(key, now);
+        if (e == null || e.value().danglingTarget() != null) {
+            return -1;
+        }
+        int n = Responses.stampInto(out, e.value().encoded, q, e.elapsedSeconds(now));
+        if (n < 0) {
+            return -1;
+        }
+        observer.asked();
+        observer.answeredFromCache();
+        return n;
     }
 
     private void tryCandidate(Question qn) {

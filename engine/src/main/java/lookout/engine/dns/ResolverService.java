@@ -16,6 +16,8 @@ import lookout.engine.core.Commands;
 import lookout.engine.core.Service;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;
+import lookout.engine.dns.answer.Reply;
+import lookout.engine.dns.cache.DnsCache;
 import lookout.engine.dns.listen.Intake;
 import lookout.engine.dns.listen.Listeners;
 import lookout.engine.dns.listen.LoopView;
@@ -24,6 +26,7 @@ import lookout.engine.dns.upstream.NettyUpstreamSockets;
 import lookout.engine.dns.upstream.UpstreamSockets;
 import lookout.engine.dns.wire.ClientQuery;
 import lookout.engine.dns.wire.Names;
+import lookout.engine.dns.wire.PlainQuery;
 import lookout.engine.dns.wire.RrType;
 import lookout.engine.seams.DynamicRecords;
 
@@ -68,7 +71,17 @@ public final class ResolverService implements Service, Commands.Resolver {
         Resolver r = new Resolver(scheduler, context.random(), books, sockets,
                 () -> ctx.seam(DynamicRecords.class), rc, config.zones());
         resolver = r;
-        intake = new Intake((q, reply, client) -> r.question(q, reply, client, null), rc.allow());
+        intake = new Intake(new Intake.Questions() {
+            @Override
+            public void ask(ClientQuery q, Reply reply, Object client) {
+                r.question(q, reply, client, null);
+            }
+
+            @Override
+            public int answerCached(PlainQuery q, DnsCache.Key key, byte[] out) {
+                return r.answerCached(q, key, out);
+            }
+        }, rc.allow());
         listeners = new Listeners(scheduler, context.io(), context.transport(), context.options().udpReads(), context::publish,
                 intake, () -> ctx.seam(DynamicRecords.class));
         listeners.publish(view(rc));

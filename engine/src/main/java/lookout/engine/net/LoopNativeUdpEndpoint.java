@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.LongAdder;
  * A {@link UdpEndpoint} read natively ({@link NativeDatagram}) on a Netty epoll loop rather than
  * by a thread of its own: the socket is one more descriptor the loop watches (Netty 4.2's
  * {@link EpollIoHandle}, as {@link UdpExchanges}' set is). When it is readable the loop takes what
- * is there, {@value NativeDatagram#BATCH} at a time ({@code recvmmsg} without waiting), at most
+ * is there, {@value #BATCH} at a time ({@code recvmmsg} without waiting), at most
  * {@value #BATCHES_PER_WAKE} batches per wake-up, hands each datagram to the receiver and sends the
  * batch's answers with one {@code sendmmsg} at its end; what the loop sends outside a burst — the
  * answers that follow upstream replies — waits in the same memory for the end of the loop's round
@@ -38,8 +38,17 @@ import java.util.concurrent.atomic.LongAdder;
 final class LoopNativeUdpEndpoint implements UdpEndpoint {
 
     private static final Logger LOG = System.getLogger("lookout.net.udp");
-    /** Batches one wake-up takes before the loop goes on (64 datagrams, as a Netty-read socket takes). */
-    static final int BATCHES_PER_WAKE = 4;
+    /**
+     * Datagrams one {@code recvmmsg} takes and answers one {@code sendmmsg} gives here: more than a
+     * reader thread's {@value NativeDatagram#BATCH}. The engine loop is the resolver's only reader
+     * of its one socket, so under load the queue in the receive buffer is as deep as the clients'
+     * outstanding questions (~400 KB in bench/pools-dnsperf.sh): 256 at a time took the CPU per
+     * DYNA answer from 1.06× gdnsd's to 1.00× (bench/results/issue16-cpu.md), where the system
+     * calls per answer were already gdnsd's (1/16 each way) and Java's share is 0.3 µs of 4.5.
+     */
+    static final int BATCH = 256;
+    /** Batches one wake-up takes before the loop goes on to its other descriptors and tasks (512 datagrams). */
+    static final int BATCHES_PER_WAKE = 2;
 
     private final NativeDatagram socket;
     private final EventLoop loop;
@@ -64,7 +73,7 @@ final class LoopNativeUdpEndpoint implements UdpEndpoint {
         this.loop = loop;
         this.receiver = receiver;
         this.scratch = new byte[options.maxDatagram()];
-        this.batch = socket.new Batch(options.maxDatagram());
+        this.batch = socket.new Batch(options.maxDatagram(), BATCH);
     }
 
     /** Binds natively and has {@code loop} (an epoll loop) watch the socket, before this returns. */
@@ -296,7 +305,7 @@ final class LoopNativeUdpEndpoint implements UdpEndpoint {
             }
             // the batch's answers name its received slots: they leave before the next receive
             flush();
-            if (n < NativeDatagram.BATCH) {
+            if (n < BATCH) {
                 return;
             }
         }

@@ -346,6 +346,15 @@ public final class NativeDatagram implements AutoCloseable {
             this(slot, BATCH, OUT_BYTES);
         }
 
+        /**
+         * A reader's batch of {@code count} datagrams in and answers out rather than
+         * {@link #BATCH} (a socket read on an event loop takes more at a time), confined to the
+         * calling thread.
+         */
+        Batch(int slot, int count) {
+            this(slot, count, OUT_BYTES);
+        }
+
         private Batch(int slot, int count, int outBytes) {
             this.slot = slot;
             this.count = count;

@@ -402,6 +402,65 @@ class AnswerLoopsTest {
     }
 
     /**
+     * Cache hits read on the real engine loop are answered there from the cache without decoding
+     * (one socket, read natively on the loop or through Netty): they must be the resolver's
+     * answers byte for byte, which TCP gets (always the resolver). Each name is forwarded once,
+     * then asked over TCP, UDP and TCP again: when both TCP answers agree no TTL ticked down in
+     * between, and the UDP answer must equal them. With and without EDNS, CD and DO, in mixed
+     * case; NXDOMAIN too. Counted as the resolver counts cache hits, not as local answers.
+     */
+    @Test
+    void cacheHitsOnTheEngineLoopAreAnsweredExactlyAsTheResolverDoes() throws Exception {
+        upstream.behave((q, t) -> q.qname.startsWith("nx")
+                ? FakeUpstream.nxdomain(q)
+                : FakeUpstream.reply(q, RrType.NOERROR, false, List.of(
+                        new lookout.engine.dns.wire.Rr(q.qname, RrType.A, RrType.IN, 300, new byte[] {(byte) 192, 0, 2, 1}),
+                        new lookout.engine.dns.wire.Rr(q.qname, RrType.A, RrType.IN, 120, new byte[] {(byte) 192, 0, 2, 2}))));
+        start(conf(1, "127.0.0.0/8", upstreamAddress(upstream), "www A 198.51.100.7"),
+                EngineOptions.forTest(null, null, tmp).withUdpReads(udpIo()));
+        InetSocketAddress server = listen();
+        DnsTestClient udp = clients(server).get(0);
+        String[] names = {"host.example.org.", "other.example.org.", "nx.example.org."};
+        for (String name : names) {
+            assertThat(udp.ask(name, RrType.A).rcode()).isIn(RrType.NOERROR, RrType.NXDOMAIN);
+        }
+        int id = 1000;
+        int hits = 0;
+        for (String name : names) {
+            for (int variant = 0; variant < 8; variant++) {
+                boolean edns = (variant & 2) != 0;
+                String spelled = (variant & 4) != 0 ? name.toUpperCase(java.util.Locale.ROOT) : name;
+                byte[] q = DnsTestClient.query(id++, spelled, RrType.A, edns, 1232);
+                if ((variant & 1) == 1) {
+                    q[3] |= 0x10; // CD
+                    if (edns) {
+                        q[q.length - 4] |= (byte) 0x80; // DO
+                    }
+                }
+                for (int attempt = 0; ; attempt++) {
+                    byte[] before = askTcpRaw(server, q);
+                    udp.send(q);
+                    byte[] viaUdp = udp.receive(10_000);
+                    byte[] after = askTcpRaw(server, q);
+                    hits += 3;
+                    assertThat(viaUdp).as("UDP answer to %s variant %d", name, variant).isNotNull();
+                    if (!Arrays.equals(before, after) && attempt < 5) {
+                        continue; // a TTL ticked down in between: ask again
+                    }
+                    assertThat(viaUdp).as("%s variant %d", name, variant).isEqualTo(before);
+                    break;
+                }
+            }
+        }
+        EngineSnapshot s = engine.snapshot();
+        assertThat(s.resolver().cacheHits()).isEqualTo(hits);
+        assertThat(s.resolver().queries()).isEqualTo(hits + names.length);
+        assertThat(metric(s, "lookout_resolver_fast_path_answers_total")).isZero();
+        assertThat(metric(s, "lookout_resolver_internal_errors_total")).isZero();
+        assertThat(upstream.received).hasSize(names.length);
+    }
+
+    /**
      * A burst of questions read in one go is answered whole: the fast path sends its answers
      * {@value lookout.engine.net.UdpEndpoint#FLUSH_EVERY} at a time and the rest at the end of the burst. 200
      * queries (static, DYNA, NXDOMAIN, one forwarded) are sent before any answer is read; every ID

@@ -2,11 +2,14 @@ package lookout.engine.dns.listen;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import lookout.engine.config.Cidr;
 import lookout.engine.dns.answer.Reply;
+import lookout.engine.dns.cache.DnsCache;
 import lookout.engine.dns.wire.ClientQuery;
+import lookout.engine.dns.wire.PlainQuery;
 import lookout.engine.dns.wire.Responses;
 import lookout.engine.dns.wire.RrType;
 
@@ -28,10 +31,26 @@ public final class Intake {
     @FunctionalInterface
     public interface Questions {
         void ask(ClientQuery q, Reply reply, Object client);
+
+        /**
+         * A UDP query of the usual shape ({@link PlainQuery}), admitted, answered from the cache
+         * straight into {@code out} exactly as {@link #ask} would answer it, and counted as
+         * {@link #ask} counts a cache hit. Returns the answer's length, or -1 — nothing counted,
+         * nothing sent — when {@link #ask} would do anything else with it (a local zone, a
+         * synthetic name, search candidates, a miss, a CNAME to follow, an answer to cut).
+         * Engine loop only: the cache is its. The default declines every query.
+         *
+         * @param key the question as the cache names it ({@code q}'s name, type, class IN)
+         */
+        default int answerCached(PlainQuery q, DnsCache.Key key, byte[] out) {
+            return -1;
+        }
     }
 
     private final Questions resolver;
     private List<Cidr> allow;
+    /** The last client {@link #cached} found on {@link #allow} (cleared with it). */
+    private InetAddress allowedLast;
     private long malformed;
     private long denied;
     private long internalErrors;
@@ -44,6 +63,7 @@ public final class Intake {
     /** The allow list from now on (a reload). */
     public void allow(List<Cidr> now) {
         this.allow = now;
+        this.allowedLast = null;
     }
 
     /** Whether {@code client} may ask. */
@@ -65,6 +85,37 @@ public final class Intake {
             LOG.log(Level.WARNING, "resolver: question failed", e);
             return false;
         }
+    }
+
+    /**
+     * A UDP query of the usual shape ({@link PlainQuery}) that the engine loop's own listener read
+     * and could answer from the cache without decoding it ({@link Questions#answerCached}): the
+     * answer's length in {@code out}, or -1 when it is not such a question, and then nothing was
+     * counted and {@link #decoded}/{@link #message} take it as ever. Admitted as {@link Admission}
+     * admits a question for the resolver — {@link PlainQuery} read only opcode QUERY, EDNS version
+     * 0 at most and class IN — so what is left to check is the allow list as it is now (anything
+     * else is refused by the general path, and counted there) and the meta types.
+     */
+    public int cached(PlainQuery q, DnsCache.Key key, InetSocketAddress sender, byte[] out) {
+        if (Admission.isMeta(q.qtype) || !allowedNow(sender.getAddress())) {
+            return -1;
+        }
+        return resolver.answerCached(q, key, out);
+    }
+
+    /** Whether the allow list takes {@code a}; dnsperf-like clients ask from one address, remembered. */
+    private boolean allowedNow(InetAddress a) {
+        if (a == null) {
+            return false;
+        }
+        if (a.equals(allowedLast)) {
+            return true;
+        }
+        if (!Admission.allows(allow, a)) {
+            return false;
+        }
+        allowedLast = a;
+        return true;
     }
 
     /** A UDP query a listener decoded already and handed on; judged again (the allow list may have changed). */

@@ -20,6 +20,7 @@ import lookout.engine.api.Subsystem;
 import lookout.engine.dns.answer.Answer;
 import lookout.engine.dns.answer.LocalZones;
 import lookout.engine.dns.answer.Synthetic;
+import lookout.engine.dns.cache.DnsCache;
 import lookout.engine.dns.wire.ClientQuery;
 import lookout.engine.dns.wire.Names;
 import lookout.engine.dns.wire.PlainQuery;
@@ -44,6 +45,8 @@ import lookout.engine.seams.DynamicRecords;
  * per-question bookkeeping. A question answered so once is remembered ({@link QuestionMemo}, keyed
  * by its bytes as {@link PlainQuery} reads them) and answered again from its plan without decoding
  * — a fixed answer stamped, a DYNA/DYNC draw written — straight into the outgoing datagram.
+ * Read on the engine loop, a query of the same shape that the cache answers is answered the same
+ * way, from the resolver's cache ({@link Intake#cached}): no decoding, no hand-over.
  *
  * <p>Everything else goes to the engine loop ({@link Intake}), a burst at a time, and is answered
  * through the same endpoint inside {@link UdpEndpoint#sendTogether} (one {@code sendmmsg}), from the
@@ -59,7 +62,7 @@ import lookout.engine.seams.DynamicRecords;
 public final class UdpListener implements UdpReceiver {
 
     /* Concurrency: the reader thread (the one thread that calls datagram/burstEnd) owns seen,
-     * zones, remembered, query, reply, allowedLast, nextTrace, burstStarted, inBurst, handed and
+     * zones, remembered, cacheKeys, query, reply, allowedLast, nextTrace, burstStarted, inBurst, handed and
      * current; no other thread touches them. `answered` and `recent` are written by the reader
      * (single writer: lazySet / setRelease) and read by snapshots on the engine loop (acquire).
      * `fastErrors` is a LongAdder (reader writes, engine loop reads). The Intake and everything
@@ -92,6 +95,12 @@ public final class UdpListener implements UdpReceiver {
     private LocalZones zones;
     /** Plans of questions answered here before, by their bytes (cleared with a new view). */
     private final QuestionMemo<Remembered> remembered = new QuestionMemo<>();
+    /**
+     * The cache's keys of questions answered from the cache here before, by their bytes: a hit is
+     * looked up without building the name. A key is a function of the question alone, so this is
+     * never stale; only a listener read on the engine loop has one (the cache is that loop's).
+     */
+    private final QuestionMemo<DnsCache.Key> cacheKeys;
     /** The current datagram, read for the fast path ({@link #plain}: it is of the usual shape). */
     private final PlainQuery query = new PlainQuery();
     /** Where the fast path composes an answer (the largest a UDP client may take). */
@@ -126,6 +135,7 @@ public final class UdpListener implements UdpReceiver {
         this.intake = intake;
         this.reader = reader;
         this.publish = publish;
+        this.cacheKeys = reader == Reader.ENGINE_LOOP ? new QuestionMemo<>() : null;
     }
 
     /** A question this listener leaves to the engine loop ({@code q}: decoded already, or null). */
@@ -162,7 +172,7 @@ public final class UdpListener implements UdpReceiver {
             query.length = length;
             try {
                 plain = query.read();
-                if (plain && answerRemembered(endpoint, sender)) {
+                if (plain && (answerRemembered(endpoint, sender) || answerCached(endpoint, sender))) {
                     return;
                 }
             } catch (RuntimeException e) {
@@ -323,6 +333,35 @@ public final class UdpListener implements UdpReceiver {
         }
         countLocal();
         trace(new LoopTrace(null, r.qname(), q.qtype, a, d, sender, burstStarted, scheduler.nanoTime()));
+        return true;
+    }
+
+    /**
+     * A cache hit answered where it was read, when that is the engine loop (which owns the cache):
+     * the query of the usual shape ({@link #query}, read) goes to {@link Intake#cached} with its
+     * cache key, and the answer is written into {@link #reply} and sent without decoding, handing
+     * or allocating anything — the same admission, counts and bytes as through
+     * {@link Intake#decoded} and the resolver. False (nothing sent, nothing counted) for anything
+     * else, which the general path answers.
+     */
+    private boolean answerCached(UdpEndpoint endpoint, InetSocketAddress sender) {
+        if (cacheKeys == null || sender == null || !scheduler.inLoop()) {
+            return false;
+        }
+        DnsCache.Key key = cacheKeys.get(query);
+        boolean known = key != null;
+        if (!known) {
+            key = new DnsCache.Key(query.qname(), query.qtype, RrType.IN);
+        }
+        int n = intake.cached(query, key, sender, reply);
+        if (n < 0) {
+            return false;
+        }
+        if (!known) {
+            // kept once answered, so that names asked once (the uncached flood) leave nothing here
+            cacheKeys.put(query, key);
+        }
+        endpoint.reply(reply, 0, n);
         return true;
     }
 

@@ -116,6 +116,28 @@ public final class PlainQuery {
         }
     }
 
+    /**
+     * The question name in presentation form, lower case, fully qualified: the string
+     * {@link ClientQuery#decode} reads for it (no label here needs an escape, so each length byte
+     * becomes a dot). Allocates; the listeners keep what they build from it.
+     */
+    public String qname() {
+        if (nameLength == 0) {
+            return ".";
+        }
+        // {@link #name} holds the labels without the root's empty one: as long as the text
+        byte[] p = new byte[nameLength];
+        int at = 0;
+        for (int i = 0; i < nameLength; ) {
+            int l = name[i];
+            System.arraycopy(name, i + 1, p, at, l);
+            at += l;
+            p[at++] = '.';
+            i += l + 1;
+        }
+        return new String(p, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
     /** How big an answer may be: as {@link ClientQuery#maxSize} over UDP. */
     public int maxSize() {
         return edns ? Math.max(512, Math.min(ednsUdpSize, 65535)) : 512;

@@ -80,12 +80,26 @@ public final class Responses {
      * length, or -1 when it does not fit the client (then {@link #stamp} cuts it).
      */
     public static int stampInto(byte[] out, Encoded e, PlainQuery q) {
+        return stampInto(out, e, q, 0);
+    }
+
+    /**
+     * {@link #stampInto(byte[], Encoded, PlainQuery)} with each TTL lowered by
+     * {@code elapsedSeconds} (never below 0), as {@link #stamp} lowers them: a cache hit.
+     */
+    public static int stampInto(byte[] out, Encoded e, PlainQuery q, long elapsedSeconds) {
         byte[] w = e.wire();
         int full = w.length + (q.edns ? 11 : 0);
         if (full > q.maxSize() || full > out.length || w.length < 12 + q.questionLength) {
             return -1;
         }
         System.arraycopy(w, 0, out, 0, w.length);
+        if (elapsedSeconds > 0) {
+            for (int off : e.ttlOffsets()) {
+                long ttl = Message.u32(out, off) - elapsedSeconds;
+                Encoded.put32(out, off, Math.max(0, ttl));
+            }
+        }
         finishHeader(out, q.id, q.flags, q.raw, q.questionLength, q.ednsDo, e.rcode(), q.edns, null, w.length);
         return full;
     }

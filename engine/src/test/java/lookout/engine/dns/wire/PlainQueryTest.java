@@ -70,6 +70,17 @@ class PlainQueryTest {
         assertThat(Arrays.equals(other.name, 0, other.nameLength, r.name, 0, r.nameLength)).isTrue();
     }
 
+    /** The name as a string is the one the general decoder reads: the cache's key for it. */
+    @Test
+    void itsNameReadsAsTheDecodedQuerysName() throws WireException {
+        PlainQuery r = new PlainQuery();
+        for (String name : new String[]{"WwW.Example.COM.", "a.", "x-1.y_2.z.", ".", "c999.bench.test."}) {
+            byte[] q = query(name, RrType.A, false, false);
+            assertThat(read(r, q)).as(name).isTrue();
+            assertThat(r.qname()).as(name).isEqualTo(ClientQuery.decode(q, q.length, false).qname);
+        }
+    }
+
     @Test
     void declinesEveryOtherShape() {
         PlainQuery r = new PlainQuery();
