@@ -265,14 +265,11 @@ public final class NativeDatagram implements AutoCloseable {
     /**
      * Makes the kernel drop, on socket {@code fd}, every IPv4 datagram sent from one of
      * {@code sources} (a classic BPF socket filter on the source address and UDP source port),
-     * replacing any filter there; an empty list removes it. Null when done, else why not (the
-     * library unavailable, an IPv6 source, too many, the kernel's refusal with its errno).
+     * replacing any filter there; an empty list removes it. Null when done, else why not (an IPv6
+     * source, too many, the kernel's refusal with its errno). The library must be loaded
+     * ({@link Transport#nativeDatagramsUnavailable()} null).
      */
     static String dropFrom(int fd, java.util.List<InetSocketAddress> sources) {
-        String why = NativeLibrary.unavailable();
-        if (why != null) {
-            return why;
-        }
         if (sources.size() > FILTER_SOURCES) {
             return "more than " + FILTER_SOURCES + " sources";
         }

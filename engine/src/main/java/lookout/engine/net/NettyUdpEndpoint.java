@@ -289,6 +289,10 @@ final class NettyUdpEndpoint implements UdpEndpoint {
         if (!channel.isOpen()) {
             return "the socket is closed";
         }
+        String why = Transport.nativeDatagramsUnavailable();
+        if (why != null) {
+            return "no native library: " + why;
+        }
         return NativeDatagram.dropFrom(epoll.fd().intValue(), sources);
     }
 

@@ -259,8 +259,8 @@ final class PortGroup implements SharedSocket.Reader {
         } else if (h.length > 1) {
             // one listener's copies may be another's searches: each tells its own (ownCopy)
             why = "the group socket is held by " + h.length + " listeners";
-        } else if (!FILTER) {
-            why = "turned off (-D" + FILTER_PROPERTY + "=false)";
+        } else if (!factory.filtersOwnCopies()) {
+            why = "the kernel filter is turned off";
         }
         if (why == null) {
             for (UdpEndpoint e : s.endpoints()) {
@@ -289,10 +289,6 @@ final class PortGroup implements SharedSocket.Reader {
 
     static final String FILTERED = "filtered in the kernel";
     static final String NOT_FORWARDING = "not forwarding";
-
-    /** The system property that turns the kernel filter off ({@code false}), to compare or to work around a kernel. */
-    static final String FILTER_PROPERTY = "lookout.pva.ownCopyFilter";
-    private static final boolean FILTER = !"false".equals(System.getProperty(FILTER_PROPERTY));
 
     /**
      * How own copies are kept out on this port's group sockets: the IPv4 group's state when it is

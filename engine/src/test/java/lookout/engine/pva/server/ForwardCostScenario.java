@@ -23,8 +23,9 @@ import lookout.engine.pva.wire.Pva;
  * waits for {@code DIR/go}, runs, prints the counters and writes {@code DIR/done}.
  *
  * <pre>
- * unshare -n sh -c 'ip link set lo up &amp;&amp; exec java -cp CP lookout.engine.pva.server.ForwardCostScenario DIR 500'
+ * unshare -n sh -c 'ip link set lo up &amp;&amp; exec java -cp CP lookout.engine.pva.server.ForwardCostScenario DIR 500 [unfiltered]'
  * </pre>
+ * ({@code unfiltered}: own copies not filtered in the kernel, only dropped before decoding).
  */
 public final class ForwardCostScenario {
 
@@ -60,7 +61,8 @@ public final class ForwardCostScenario {
                 "    elif sys.stdin in r or not r:",
                 "        break",
                 "print('GOT %d' % n, flush=True)")).redirectErrorStream(true).start();
-        try (ServerHarness h = new ServerHarness(r, true).start(ServerHarness.pva(PORT, 0, List.of(), List.of(), true));
+        boolean kernelFilter = args.length < 3 || !"unfiltered".equals(args[2]);
+        try (ServerHarness h = new ServerHarness(r, true, kernelFilter).start(ServerHarness.pva(PORT, 0, List.of(), List.of(), true));
              DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
             BufferedReader out = new BufferedReader(new InputStreamReader(other.getInputStream()));
             System.out.println("python " + out.readLine());

@@ -63,7 +63,7 @@ class ForwardingNetnsTest {
      */
     @Test
     void withoutTheKernelFilterOwnCopiesAreDroppedBeforeDecodingAndCounted() throws Exception {
-        assertAllPass(run("neighbour", List.of("-Dlookout.pva.ownCopyFilter=false")), List.of("forwarding active",
+        assertAllPass(run("neighbour-unfiltered"), List.of("forwarding active",
                 "second server on the port", "the second server is seen", "shared: each unicast search answered once here",
                 "shared: each forwarded once", "shared: own copies dropped before decoding, each counted",
                 "shared: a foreign forwarded search on the group is answered",

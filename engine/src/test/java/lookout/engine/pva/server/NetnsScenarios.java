@@ -41,7 +41,8 @@ public final class NetnsScenarios {
             case "shared" -> shared();
             case "rules" -> rules();
             case "limited" -> limitedBroadcast();
-            case "neighbour" -> neighbour();
+            case "neighbour" -> neighbour(true);
+            case "neighbour-unfiltered" -> neighbour(false);
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
@@ -58,9 +59,13 @@ public final class NetnsScenarios {
     }
 
     private static ServerHarness server() {
+        return server(true);
+    }
+
+    private static ServerHarness server(boolean kernelFilter) {
         FakeResolved r = new FakeResolved();
         r.resolve(PV, GUID_A, new InetSocketAddress("127.0.0.1", 6000));
-        return new ServerHarness(r, true).start(ServerHarness.pva(PORT, 0, List.of(), List.of(), true));
+        return new ServerHarness(r, true, kernelFilter).start(ServerHarness.pva(PORT, 0, List.of(), List.of(), true));
     }
 
     /**
@@ -376,9 +381,9 @@ public final class NetnsScenarios {
      * answered directly and not forwarded; with a second server on the port, each is answered once
      * here, forwarded once (our own copy dropped), and the second server gets every one exactly once.
      */
-    private static void neighbour() throws Exception {
+    private static void neighbour(boolean kernelFilter) throws Exception {
         InetSocketAddress unicast = new InetSocketAddress("127.0.0.1", PORT);
-        try (ServerHarness h = server(); DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+        try (ServerHarness h = server(kernelFilter); DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
             int cp = client.getLocalPort();
             check("forwarding active", h.serverSnapshot().forwarding(), "group not joined");
             check("alone on the port", "alone".equals(h.serverSnapshot().portSharing()),
