@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <jni.h>
+#include <linux/filter.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <stddef.h>
@@ -448,6 +449,71 @@ JNIEXPORT jlong JNICALL Java_lookout_engine_net_NativeDatagram_receiveDrops(JNIE
         return -errno;
     }
     return length > SK_MEMINFO_DROPS * sizeof(uint32_t) ? (jlong) info[SK_MEMINFO_DROPS] : -EINVAL;
+}
+
+/*
+ * A socket filter (SO_ATTACH_FILTER, classic BPF) dropping every IPv4 datagram whose source is one
+ * of count (address, port) pairs — the PVA server's own forwarding sockets, on the group socket
+ * their copies loop back to (seed 002 §5): the kernel drops them before they are queued, so they
+ * wake no reader and cost no receive. The program:
+ *
+ *   ldb [net+0]; and #0xf0; jeq #0x40 else accept     an IPv4 header (else: accepted)
+ *   ld  [net+12]; st M[0]                             the IPv4 source address
+ *   ldh [0]; tax                                      the UDP source port: a UDP socket's filter
+ *                                                     sees the datagram from its UDP header
+ *                                                     (SourceFilterTest checks it on the kernel)
+ *   per pair: ld M[0]; jeq #addr else next; txa; jeq #port then drop
+ *   accept: ret #0xffffffff    drop: ret #0
+ *
+ * A load beyond the packet ends the program with 0 (dropped): an IPv4 datagram has both fields.
+ * count 0 detaches any filter. Addresses and ports in host order (what BPF's loads give).
+ * 0, or -errno (-EINVAL for more pairs than LK_FILTER_PAIRS).
+ */
+#define LK_FILTER_PAIRS 32
+
+JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_filterSources(JNIEnv *env, jclass type, jint fd,
+        jintArray addresses, jintArray ports, jint count) {
+    (void) type;
+    if (count == 0) {
+        int dummy = 0;
+        if (setsockopt(fd, SOL_SOCKET, SO_DETACH_FILTER, &dummy, sizeof dummy) != 0 && errno != ENOENT) {
+            return -errno;
+        }
+        return 0;
+    }
+    if (count < 0 || count > LK_FILTER_PAIRS) {
+        return -EINVAL;
+    }
+    jint addr[LK_FILTER_PAIRS];
+    jint port[LK_FILTER_PAIRS];
+    (*env)->GetIntArrayRegion(env, addresses, 0, count, addr);
+    (*env)->GetIntArrayRegion(env, ports, 0, count, port);
+    if ((*env)->ExceptionCheck(env)) {
+        return -EINVAL;
+    }
+    struct sock_filter code[7 + 4 * LK_FILTER_PAIRS + 2];
+    unsigned n = 0;
+    unsigned accept = 7 + 4 * (unsigned) count; /* index of "ret accept"; "ret drop" follows it */
+    code[n++] = (struct sock_filter) BPF_STMT(BPF_LD | BPF_B | BPF_ABS, (uint32_t) SKF_NET_OFF);
+    code[n++] = (struct sock_filter) BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf0);
+    code[n] = (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x40, 0, (uint8_t) (accept - n - 1));
+    n++;
+    code[n++] = (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t) (SKF_NET_OFF + 12));
+    code[n++] = (struct sock_filter) BPF_STMT(BPF_ST, 0);
+    code[n++] = (struct sock_filter) BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0);
+    code[n++] = (struct sock_filter) BPF_STMT(BPF_MISC | BPF_TAX, 0);
+    for (jint i = 0; i < count; i++) {
+        code[n++] = (struct sock_filter) BPF_STMT(BPF_LD | BPF_MEM, 0);
+        code[n++] = (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t) addr[i], 0, 2);
+        code[n++] = (struct sock_filter) BPF_STMT(BPF_MISC | BPF_TXA, 0);
+        code[n] = (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t) port[i] & 0xffffu,
+                (uint8_t) (accept + 1 - n - 1), 0);
+        n++;
+    }
+    code[n++] = (struct sock_filter) BPF_STMT(BPF_RET | BPF_K, 0xffffffffu);
+    code[n++] = (struct sock_filter) BPF_STMT(BPF_RET | BPF_K, 0);
+    struct sock_fprog program = {.len = (unsigned short) n, .filter = code};
+    return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &program, sizeof program) == 0 ? 0 : -errno;
 }
 
 JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_shutdownSocket(JNIEnv *env, jclass type, jint fd) {

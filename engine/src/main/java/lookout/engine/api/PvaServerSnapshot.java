@@ -44,6 +44,15 @@ import java.util.Map;
  * @param ownSearches          searches of the engine's own PVA client: answered, never a reason to
  *                             search on anyone's behalf
  * @param onDemand             the names searched on behalf of clients, and the limits on them
+ * @param ownCopies            how this server's own forwarded copies, which come back to its group
+ *                             socket, are kept out: {@code filtered in the kernel} (a socket filter:
+ *                             they never reach the process, and {@code own_forwarded_copy} stays
+ *                             still), {@code dropped before decoding: WHY} (no filter, and why: each
+ *                             is read and counted as {@code own_forwarded_copy}), or
+ *                             {@code not forwarding}
+ * @param ownCopiesFiltered    datagrams the kernel dropped on the forwarding groups' sockets — the
+ *                             own copies the filter dropped, and any receive-buffer overflow there;
+ *                             -1 when not known
  */
 public record PvaServerSnapshot(boolean running,
                                 String guid,
@@ -69,7 +78,9 @@ public record PvaServerSnapshot(boolean running,
                                 String portSharing,
                                 long notReforwarded,
                                 long ownSearches,
-                                OnDemand onDemand) {
+                                OnDemand onDemand,
+                                String ownCopies,
+                                long ownCopiesFiltered) {
 
     public PvaServerSnapshot {
         udpListeners = List.copyOf(udpListeners);
@@ -81,7 +92,8 @@ public record PvaServerSnapshot(boolean running,
     /** Not running: the server is disabled. */
     public static PvaServerSnapshot stopped() {
         return new PvaServerSnapshot(false, "", List.of(), 0, 0, false, List.of(), 0, 0, 0, 0, 0, 0,
-                Map.of(), 0, 0, 0, 0, 0, List.of(), 0, "unknown", 0, 0, OnDemand.NONE);
+                Map.of(), 0, 0, 0, 0, 0, List.of(), 0, "unknown", 0, 0, OnDemand.NONE,
+                "not forwarding", -1);
     }
 
     /**

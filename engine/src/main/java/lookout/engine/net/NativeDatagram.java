@@ -38,7 +38,7 @@ import java.util.Arrays;
 public final class NativeDatagram implements AutoCloseable {
 
     /** The version of the Java–C contract: the library must say the same ({@link #abi()}). */
-    static final int ABI = 2;
+    static final int ABI = 3;
 
     // An address record: family (4, 6; 0 for none), port, scope, then 16 bytes (IPv4: the first 4).
     static final int ADDRESS = 32;
@@ -259,6 +259,35 @@ public final class NativeDatagram implements AutoCloseable {
     }
 
     /** An errno as an operator reads it: the host's words for it, and its number. */
+    /** The most sources {@link #dropFrom} takes (the C side's program size). */
+    static final int FILTER_SOURCES = 32;
+
+    /**
+     * Makes the kernel drop, on socket {@code fd}, every IPv4 datagram sent from one of
+     * {@code sources} (a classic BPF socket filter on the source address and UDP source port),
+     * replacing any filter there; an empty list removes it. Null when done, else why not (an IPv6
+     * source, too many, the kernel's refusal with its errno). The library must be loaded
+     * ({@link Transport#nativeDatagramsUnavailable()} null).
+     */
+    static String dropFrom(int fd, java.util.List<InetSocketAddress> sources) {
+        if (sources.size() > FILTER_SOURCES) {
+            return "more than " + FILTER_SOURCES + " sources";
+        }
+        int[] addresses = new int[sources.size()];
+        int[] ports = new int[sources.size()];
+        for (int i = 0; i < addresses.length; i++) {
+            InetSocketAddress a = sources.get(i);
+            if (!(a.getAddress() instanceof java.net.Inet4Address v4)) {
+                return "the filter takes IPv4 sources only (" + a + ")";
+            }
+            byte[] b = v4.getAddress();
+            addresses[i] = (b[0] & 0xFF) << 24 | (b[1] & 0xFF) << 16 | (b[2] & 0xFF) << 8 | (b[3] & 0xFF);
+            ports[i] = a.getPort();
+        }
+        int r = filterSources(fd, addresses, ports, addresses.length);
+        return r == 0 ? null : "the kernel refused the socket filter: " + describe(-r);
+    }
+
     static String describe(int errno) {
         return errnoText(errno) + " (errno " + errno + ")";
     }
@@ -635,6 +664,12 @@ public final class NativeDatagram implements AutoCloseable {
 
     /** The socket's sk_drops (SO_MEMINFO), or -errno. */
     private static native long receiveDrops(int fd);
+
+    /**
+     * Attaches a socket filter dropping IPv4 datagrams from the {@code count} (address, port)
+     * pairs, host order ({@code count} 0: detaches): 0, or -errno.
+     */
+    private static native int filterSources(int fd, int[] addresses, int[] ports, int count);
 
     private static native int shutdownSocket(int fd);
 

@@ -279,6 +279,23 @@ final class NettyUdpEndpoint implements UdpEndpoint {
         return receiverErrors.sum();
     }
 
+    /** On epoll: a socket filter on the channel's descriptor ({@code fd()}, Netty's public API). */
+    @Override
+    public String dropFrom(java.util.List<InetSocketAddress> sources) {
+        if (!(channel instanceof io.netty.channel.epoll.EpollDatagramChannel epoll)) {
+            return "read through Netty " + Transport.of(channel.eventLoop()).name().toLowerCase(java.util.Locale.ROOT)
+                    + ", which takes no socket filter";
+        }
+        if (!channel.isOpen()) {
+            return "the socket is closed";
+        }
+        String why = Transport.nativeDatagramsUnavailable();
+        if (why != null) {
+            return "no native library: " + why;
+        }
+        return NativeDatagram.dropFrom(epoll.fd().intValue(), sources);
+    }
+
     @Override
     public String readBy() {
         return readBy;

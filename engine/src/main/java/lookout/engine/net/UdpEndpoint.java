@@ -108,6 +108,16 @@ public interface UdpEndpoint {
         return -1;
     }
 
+    /**
+     * Makes the kernel drop the datagrams sent to this socket from any of {@code sources} (IPv4)
+     * before they are queued, replacing what an earlier call asked; an empty list lets everything
+     * in again. Null when the kernel filters them, else why it cannot (then they arrive as before).
+     * Linux: a socket filter attached through liblookoutnet. Engine loop or any thread.
+     */
+    default String dropFrom(java.util.List<InetSocketAddress> sources) {
+        return "a socket read by " + readBy() + " takes no filter";
+    }
+
     /** How it is read, for logs and status: {@code netty-epoll}, {@code netty-nio}, {@code native}. */
     String readBy();
 

@@ -165,6 +165,25 @@ public interface PvaPorts {
         /** One datagram, decoded (dropped, with a reason, when malformed: counting it is the receiver's). */
         void datagram(DatagramContents contents, InetSocketAddress source, Arrival arrival);
 
+        /**
+         * {@link #datagram(DatagramContents, InetSocketAddress, Arrival)} with the datagram's bytes as
+         * received ({@code raw}: valid during the call only, null when not at hand), for a receiver
+         * that sends them on (a forwarded search, seed 002 §5). The default ignores them.
+         */
+        default void datagram(DatagramContents contents, ByteBuf raw, InetSocketAddress source, Arrival arrival) {
+            datagram(contents, source, arrival);
+        }
+
+        /**
+         * This receiver's own forwarded copy (seed 002 §5) came back on a forwarding group's socket
+         * from one of its forwarding senders, and was dropped before decoding: it always carries
+         * exactly one ORIGIN_TAG, so the forwarding rules could only drop it as its own copy.
+         * Counting it is the receiver's. Where the kernel filters these ({@link Port#ownCopies()}),
+         * none arrive.
+         */
+        default void ownCopy(InetSocketAddress source) {
+        }
+
         /** A datagram this receiver's port sent to {@code to} left (for logging by destination). */
         default void sent(InetSocketAddress to) {
         }
@@ -225,6 +244,24 @@ public interface PvaPorts {
         /** True when {@code source} is one of this hold's forwarding sockets (its own forwarded copy). Any thread. */
         default boolean ownForwarder(InetSocketAddress source) {
             return false;
+        }
+
+        /**
+         * How this hold's own forwarded copies are kept from it: {@code filtered in the kernel} (a
+         * socket filter on the group socket: they never reach the process), {@code dropped before
+         * decoding: WHY} (the filter could not be attached, and why), or {@code not forwarding}.
+         */
+        default String ownCopies() {
+            return "not forwarding";
+        }
+
+        /**
+         * Datagrams the kernel dropped on the forwarding groups' sockets since they were opened
+         * ({@code SO_MEMINFO}): the own copies the filter drops, and any receive-buffer overflow;
+         * -1 where that cannot be known.
+         */
+        default long ownCopiesFiltered() {
+            return -1;
         }
 
         /** Sockets on each address, each read by a loop of its own (0: read on the engine loop). */

@@ -306,6 +306,12 @@ public final class PvaServerService implements Service {
         m.add(Metric.counter("lookout_pva_server_not_reforwarded_total",
                 "forwarded searches asking to be forwarded again: answered, not forwarded", counters.notReforwarded.sum()));
         m.add(Metric.counter("lookout_pva_server_beacons_total", "beacons sent", counters.beaconsSent.sum()));
+        long filtered = udp == null ? -1 : udp.ownCopiesFiltered();
+        if (filtered >= 0) {
+            m.add(Metric.counter("lookout_pva_server_group_kernel_drops_total",
+                    "datagrams the kernel dropped on the forwarding groups' sockets: own forwarded copies filtered, and any overflow",
+                    filtered));
+        }
         counters.dropMap().forEach((reason, v) -> m.add(new Metric("lookout_pva_server_dropped_total",
                 "search datagrams dropped, by reason", "counter", Map.of("reason", reason), v)));
         m.add(Metric.gauge("lookout_pva_server_name_server_connections", "name-server TCP connections open",
@@ -333,7 +339,8 @@ public final class PvaServerService implements Service {
                 counters.forwarded.sum(), counters.dropMap(), counters.beaconsSent.sum(), registry.changeCount(),
                 tcp == null ? 0 : tcp.open.get(), tcp == null ? 0 : tcp.accepted.get(), refused,
                 responder.topNames(20, sch.nanoTime(), sch.now()), udp.readers(), udp.sharing(),
-                counters.notReforwarded.sum(), counters.ownSearches.sum(), onDemandSnapshot());
+                counters.notReforwarded.sum(), counters.ownSearches.sum(), onDemandSnapshot(), udp.ownCopies(),
+                udp.ownCopiesFiltered());
     }
 
     private PvaServerSnapshot.OnDemand onDemandSnapshot() {

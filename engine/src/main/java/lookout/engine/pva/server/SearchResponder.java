@@ -107,6 +107,31 @@ final class SearchResponder {
 
     /** One received datagram, decoded, on the thread that read it. */
     void onDatagram(DatagramContents contents, InetSocketAddress source, Arrival arrival) {
+        onDatagram(contents, null, source, arrival);
+    }
+
+    /**
+     * This server's own forwarded copy, back on a group socket and dropped undecoded by the port
+     * owner (where the kernel's filter did not drop it): counted as the forwarding rules would
+     * count it. It is ours — the source is our forwarding socket — and we always send exactly one
+     * ORIGIN_TAG before one SEARCH, over loopback to the group, from 127.0.0.1 or ::1: rule 4 and
+     * rules 1–2 pass, and the rules drop it as {@code own_forwarded_copy}. The ignore list still
+     * comes first (§4 step 1).
+     */
+    void onOwnCopy(InetSocketAddress source) {
+        if (ignore.matches(source)) {
+            counters.ignored.increment();
+            return;
+        }
+        counters.searchesReceived.increment();
+        counters.drop(ForwardingRules.Drop.OWN_COPY);
+    }
+
+    /**
+     * One received datagram, decoded, on the thread that read it; {@code raw} its bytes (valid
+     * during the call; null when not at hand), from which a forwarded copy is made.
+     */
+    void onDatagram(DatagramContents contents, ByteBuf raw, InetSocketAddress source, Arrival arrival) {
         // seed 002 §4 step 1: the ignore list comes before anything else.
         if (ignore.matches(source)) {
             counters.ignored.increment();
@@ -126,15 +151,20 @@ final class SearchResponder {
         }
         // beacons and search replies on the shared port are the client's: the port owner hands
         // them to it directly
+        int offset = raw == null ? -1 : raw.readerIndex();
         for (Frame f : contents.frames()) {
             if (f.message() instanceof SearchRequest req) {
                 counters.searchesReceived.increment();
-                onSearch(req, source, arrival, tags, tag);
+                onSearch(req, raw, offset, source, arrival, tags, tag);
+            }
+            if (offset >= 0) {
+                offset += Pva.HEADER_SIZE + (int) f.header().payloadLength();
             }
         }
     }
 
-    private void onSearch(SearchRequest req, InetSocketAddress source, Arrival arrival, int tags, OriginTag tag) {
+    private void onSearch(SearchRequest req, ByteBuf raw, int offset, InetSocketAddress source, Arrival arrival,
+                          int tags, OriginTag tag) {
         InetAddress src = source.getAddress();
         boolean replyAny = WireAddress.isAny(req.replyAddress());
         Transmit t = transmit;
@@ -155,7 +185,7 @@ final class SearchResponder {
             counters.notReforwarded.increment();
         }
         if (v.action() == ForwardingRules.Action.ANSWER_AND_FORWARD) {
-            forward(t, req, source, arrival);
+            forward(t, req, raw, offset, source, arrival);
         }
         InetAddress replyAddr = replyAny ? src : req.replyAddress();
         InetSocketAddress client = new InetSocketAddress(replyAddr, req.replyPort());
@@ -170,14 +200,19 @@ final class SearchResponder {
         }
     }
 
-    private void forward(Transmit t, SearchRequest req, InetSocketAddress source, Arrival arrival) {
-        // §5 steps 1–3: reply address resolved to the client, Unicast cleared, tag prepended.
+    private void forward(Transmit t, SearchRequest req, ByteBuf raw, int offset, InetSocketAddress source,
+                         Arrival arrival) {
+        // §5 steps 1–3: reply address resolved to the client, Unicast cleared, tag prepended —
+        // on the received bytes where they are at hand (no second encoding of every name), else
+        // encoded again from the request
         InetAddress client = WireAddress.orSource(req.replyAddress(), source.getAddress());
-        SearchRequest fwd = req.withFlags(req.flags() & ~Pva.SEARCH_UNICAST).withReply(client, req.replyPort());
-        ByteBuf buf = t.alloc().buffer(256);
+        ByteBuf buf = t.alloc().directBuffer(raw != null ? raw.readableBytes() + 32 : 256);
         try {
-            PvaCodec.encode(new OriginTag(arrival.local()), buf);
-            PvaCodec.encode(fwd, buf);
+            if (raw == null || !PvaCodec.forwardedSearch(raw, offset, arrival.local(), client, buf)) {
+                buf.clear();
+                PvaCodec.encode(new OriginTag(arrival.local()), buf);
+                PvaCodec.encode(req.withFlags(req.flags() & ~Pva.SEARCH_UNICAST).withReply(client, req.replyPort()), buf);
+            }
         } catch (RuntimeException e) {
             buf.release();
             counters.malformed.increment();

@@ -126,6 +126,28 @@ final class UdpListener implements SearchResponder.Transmit, PvaPorts.Receiver {
         responder.onDatagram(contents, source, arrival);
     }
 
+    @Override
+    public void datagram(DatagramContents contents, ByteBuf raw, InetSocketAddress source, Arrival arrival) {
+        responder.onDatagram(contents, raw, source, arrival);
+    }
+
+    @Override
+    public void ownCopy(InetSocketAddress source) {
+        responder.onOwnCopy(source);
+    }
+
+    /** How own forwarded copies are kept out ({@code filtered in the kernel}, or dropped before decoding and why). */
+    String ownCopies() {
+        PvaPorts.Port p = port;
+        return p == null ? "not forwarding" : p.ownCopies();
+    }
+
+    /** Datagrams the kernel dropped on the group sockets: the own copies filtered, and any overflow (-1: not known). */
+    long ownCopiesFiltered() {
+        PvaPorts.Port p = port;
+        return p == null ? -1 : p.ownCopiesFiltered();
+    }
+
     // ------------------------------------------------------------------ sending
 
     @Override

@@ -42,8 +42,9 @@ final class Listening implements PvaPorts.Port, PortMember {
     private final Receiver receiver;
     private final List<String> boundAs = new ArrayList<>();
     private volatile UdpEndpoint sender;
-    private volatile UdpEndpoint forwardV4;
-    private volatile UdpEndpoint forwardV6;
+    /** The forwarding senders, one per reading loop (index: the loop's), so a forward leaves with its read's batch. */
+    private volatile UdpEndpoint[] forwardV4 = new UdpEndpoint[0];
+    private volatile UdpEndpoint[] forwardV6 = new UdpEndpoint[0];
     /** Where this listener's forwarded copies come from: to tell its own copy on the group. */
     private volatile List<InetSocketAddress> forwardSources = List.of();
     private volatile boolean closed;
@@ -81,6 +82,7 @@ final class Listening implements PvaPorts.Port, PortMember {
             }
             if (interest.forwarding()) {
                 l.openForwarding();
+                group.forwardersChanged();
             }
             if (interest.sender()) {
                 l.openSender();
@@ -154,12 +156,12 @@ final class Listening implements PvaPorts.Port, PortMember {
     }
 
     @Override
-    public void deliver(DatagramContents contents, InetSocketAddress source, Arrival arrival) {
+    public void deliver(DatagramContents contents, ByteBuf raw, InetSocketAddress source, Arrival arrival) {
         if (closed) {
             return;
         }
         try {
-            receiver.datagram(contents, source, arrival);
+            receiver.datagram(contents, raw, source, arrival);
         } catch (RuntimeException e) {
             // no exception escapes the port: the other listeners still get the datagram
             UdpSetup.LOG.log(Level.WARNING, "PVA: a UDP listener failed on a datagram from " + source, e);
@@ -212,8 +214,7 @@ final class Listening implements PvaPorts.Port, PortMember {
         List<InetSocketAddress> sources = new ArrayList<>();
         try {
             hold(group.group(PvaPorts.FORWARD_GROUP_V4, lo, interest.readers()), null);
-            forwardV4 = ownSocket(UdpSetup.LOOPBACK_V4, forwarding(lo));
-            sources.add(forwardV4.localAddress());
+            forwardV4 = forwarders(UdpSetup.LOOPBACK_V4, lo, sources);
         } catch (IOException | RuntimeException e) {
             UdpSetup.LOG.log(Level.WARNING, "PVA: unicast forwarding over IPv4 unavailable: " + UdpSetup.why(e));
         }
@@ -221,13 +222,38 @@ final class Listening implements PvaPorts.Port, PortMember {
             // the link-local group needs its scope: loopback
             InetAddress scoped = Inet6Address.getByAddress(null, PvaPorts.FORWARD_GROUP_V6.getAddress(), lo);
             hold(group.group(scoped, lo, interest.readers()), null);
-            forwardV6 = ownSocket(UdpSetup.LOOPBACK_V6, forwarding(lo));
-            sources.add(forwardV6.localAddress());
+            forwardV6 = forwarders(UdpSetup.LOOPBACK_V6, lo, sources);
         } catch (IOException | RuntimeException e) {
             // inside a namespace with only lo, the kernel has no IPv6 multicast route: expected
             UdpSetup.LOG.log(Level.DEBUG, "PVA: unicast forwarding over IPv6 unavailable: " + UdpSetup.why(e));
         }
         forwardSources = List.copyOf(sources);
+    }
+
+    /**
+     * One forwarding sender per reading loop, each on its loop: a search read there is forwarded
+     * from there, so its copy leaves in that read's batch ({@code sendmmsg}) rather than through
+     * another loop's queue, a wake-up and a send of its own each.
+     */
+    private UdpEndpoint[] forwarders(InetAddress local, NetworkInterface lo, List<InetSocketAddress> sources)
+            throws IOException {
+        UdpEndpoint[] out = new UdpEndpoint[Math.max(1, interest.readers())];
+        try {
+            for (int i = 0; i < out.length; i++) {
+                out[i] = ownSocket(local, forwarding(lo), i);
+            }
+        } catch (IOException | RuntimeException e) {
+            for (UdpEndpoint x : out) {
+                if (x != null) {
+                    x.close();
+                }
+            }
+            throw e;
+        }
+        for (UdpEndpoint x : out) {
+            sources.add(x.localAddress());
+        }
+        return out;
     }
 
     private static UdpOptions forwarding(NetworkInterface lo) {
@@ -241,20 +267,20 @@ final class Listening implements PvaPorts.Port, PortMember {
     private void openSender() throws IOException {
         UdpOptions o = UdpOptions.DEFAULTS.withBroadcast(true).withQueueLimit(UdpSetup.QUEUE_LIMIT);
         try {
-            sender = ownSocket(UdpSetup.ANY_V6, o);
+            sender = ownSocket(UdpSetup.ANY_V6, o, 0);
         } catch (IOException | RuntimeException e) {
             UdpSetup.LOG.log(Level.DEBUG, "PVA: no IPv6 beacon sender, IPv4 only: " + UdpSetup.why(e));
-            sender = ownSocket(UdpSetup.ANY_V4, o);
+            sender = ownSocket(UdpSetup.ANY_V4, o, 0);
         }
     }
 
     /**
-     * A socket of this listener alone on an ephemeral port, on its first reading loop: it only
-     * sends; what it reads is dropped.
+     * A socket of this listener alone on an ephemeral port, on its reading loop {@code loop}: it
+     * only sends; what it reads is dropped.
      */
-    private UdpEndpoint ownSocket(InetAddress local, UdpOptions o) throws IOException {
+    private UdpEndpoint ownSocket(InetAddress local, UdpOptions o, int loop) throws IOException {
         SocketFactory f = group.factory();
-        return f.open(f.loop(interest.readers(), 0), new InetSocketAddress(local, 0), o, new UdpReceiver() {
+        return f.open(f.loop(interest.readers(), loop), new InetSocketAddress(local, 0), o, new UdpReceiver() {
             @Override
             public void datagram(UdpEndpoint e, byte[] data, int length, InetSocketAddress from, InetAddress to,
                                  boolean truncated) {
@@ -269,15 +295,18 @@ final class Listening implements PvaPorts.Port, PortMember {
     }
 
     private void closeOwn() {
-        for (UdpEndpoint e : new UdpEndpoint[] {sender, forwardV4, forwardV6}) {
-            if (e != null) {
-                e.close();
-            }
+        List<UdpEndpoint> own = new ArrayList<>(List.of(forwardV4));
+        own.addAll(List.of(forwardV6));
+        if (sender != null) {
+            own.add(sender);
+        }
+        for (UdpEndpoint e : own) {
+            e.close();
         }
         forwardSources = List.of();
         sender = null;
-        forwardV4 = null;
-        forwardV6 = null;
+        forwardV4 = new UdpEndpoint[0];
+        forwardV6 = new UdpEndpoint[0];
     }
 
     // ------------------------------------------------------------------ Port
@@ -318,13 +347,13 @@ final class Listening implements PvaPorts.Port, PortMember {
 
     @Override
     public boolean forwarding() {
-        return forwardV4 != null || forwardV6 != null;
+        return forwardV4.length > 0 || forwardV6.length > 0;
     }
 
     @Override
     public boolean forward(ByteBuf datagram, InetAddress origin) {
-        UdpEndpoint f4 = forwardV4;
-        UdpEndpoint f6 = forwardV6;
+        UdpEndpoint f4 = onThisLoop(forwardV4);
+        UdpEndpoint f6 = onThisLoop(forwardV6);
         boolean v4 = UdpSetup.isV4(origin);
         UdpEndpoint via = v4 ? f4 : f6;
         if (via == null) {
@@ -337,6 +366,43 @@ final class Listening implements PvaPorts.Port, PortMember {
         }
         InetAddress g = v4 ? PvaPorts.FORWARD_GROUP_V4 : PvaPorts.FORWARD_GROUP_V6;
         return group.send(this, via, datagram, new InetSocketAddress(g, group.port()));
+    }
+
+    /** The sender read on the calling thread's loop, else the first; null when there is none. */
+    private static UdpEndpoint onThisLoop(UdpEndpoint[] senders) {
+        for (UdpEndpoint e : senders) {
+            if (e.onReaderThread()) {
+                return e;
+            }
+        }
+        return senders.length == 0 ? null : senders[0];
+    }
+
+    @Override
+    public List<InetSocketAddress> forwardSources() {
+        return forwardSources;
+    }
+
+    @Override
+    public void ownCopy(InetSocketAddress source) {
+        if (closed) {
+            return;
+        }
+        try {
+            receiver.ownCopy(source);
+        } catch (RuntimeException e) {
+            UdpSetup.LOG.log(Level.WARNING, "PVA: a UDP listener failed on its own forwarded copy", e);
+        }
+    }
+
+    @Override
+    public String ownCopies() {
+        return group.ownCopies();
+    }
+
+    @Override
+    public long ownCopiesFiltered() {
+        return group.groupKernelDrops();
     }
 
     @Override

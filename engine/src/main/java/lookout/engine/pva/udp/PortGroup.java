@@ -207,6 +207,7 @@ final class PortGroup implements SharedSocket.Reader {
             publishUnicast();
             onBindChange.run();
         }
+        forwardersChanged(); // a group socket another listener still holds: its filter follows
         if (isEmpty()) {
             onEmpty.run();
         }
@@ -222,11 +223,141 @@ final class PortGroup implements SharedSocket.Reader {
         unicast = Map.of();
     }
 
+    // ------------------------------------------------------------------ own forwarded copies
+
+    /**
+     * seed 002 §5: every search this port's listeners forward comes back to their own group socket
+     * (multicast loop, which the other servers on the host need). Each group socket gets a kernel
+     * filter dropping datagrams from its holder's forwarding senders, so those copies never reach
+     * the process; where it cannot have one they are dropped here before decoding
+     * ({@link #ownCopy}). Called on the engine loop whenever the forwarding senders or the group
+     * sockets' holders change.
+     */
+    void forwardersChanged() {
+        for (SharedSocket s : sockets.values()) {
+            if (s.kind == Kind.GROUP) {
+                filter(s);
+            }
+        }
+    }
+
+    private void filter(SharedSocket s) {
+        PortMember[] h = s.holders();
+        List<InetSocketAddress> sources = new ArrayList<>();
+        for (PortMember m : h) {
+            for (InetSocketAddress a : m.forwardSources()) {
+                if ((a.getAddress() instanceof Inet4Address) == (s.bound instanceof Inet4Address)) {
+                    sources.add(a);
+                }
+            }
+        }
+        String why = null;
+        if (sources.isEmpty()) {
+            why = "";
+        } else if (!(s.bound instanceof Inet4Address)) {
+            why = "the kernel filter is for IPv4 only";
+        } else if (h.length > 1) {
+            // one listener's copies may be another's searches: each tells its own (ownCopy)
+            why = "the group socket is held by " + h.length + " listeners";
+        } else if (!factory.filtersOwnCopies()) {
+            why = "the kernel filter is turned off";
+        }
+        if (why == null) {
+            for (UdpEndpoint e : s.endpoints()) {
+                String r = e.dropFrom(sources);
+                if (r != null) {
+                    why = r;
+                    break;
+                }
+            }
+        }
+        if (why != null) {
+            for (UdpEndpoint e : s.endpoints()) {
+                e.dropFrom(List.of()); // all or nothing, and none left behind by an earlier holder
+            }
+        }
+        String state = why == null ? FILTERED : why.isEmpty() ? NOT_FORWARDING : "dropped before decoding: " + why;
+        if (!state.equals(s.ownCopies) && !sources.isEmpty()) {
+            boolean notice = why != null && s.bound instanceof Inet4Address;
+            UdpSetup.LOG.log(notice ? System.Logger.Level.INFO : System.Logger.Level.DEBUG, why == null
+                    ? "PVA: own forwarded copies from " + sources + " on " + s.label() + " are filtered in the kernel"
+                    : "PVA: own forwarded copies on " + s.label() + " are not filtered in the kernel (" + why
+                            + "): each is read and dropped before decoding");
+        }
+        s.ownCopies = state;
+    }
+
+    static final String FILTERED = "filtered in the kernel";
+    static final String NOT_FORWARDING = "not forwarding";
+
+    /**
+     * How own copies are kept out on this port's group sockets: the IPv4 group's state when it is
+     * forwarding (where nearly every copy goes), else the IPv6 group's, else {@code not forwarding}.
+     */
+    String ownCopies() {
+        String v6 = null;
+        for (SharedSocket s : sockets.values()) {
+            if (s.kind == Kind.GROUP && !NOT_FORWARDING.equals(s.ownCopies)) {
+                if (s.bound instanceof Inet4Address) {
+                    return s.ownCopies;
+                }
+                v6 = s.ownCopies;
+            }
+        }
+        return v6 == null ? NOT_FORWARDING : v6;
+    }
+
+    /** Datagrams the kernel dropped on the group sockets (the filter's own copies, and any overflow); -1: not known. */
+    long groupKernelDrops() {
+        long sum = -1;
+        for (SharedSocket s : sockets.values()) {
+            if (s.kind == Kind.GROUP) {
+                for (UdpEndpoint e : s.endpoints()) {
+                    long d = e.receiveDrops();
+                    if (d >= 0) {
+                        sum = Math.max(sum, 0) + d;
+                    }
+                }
+            }
+        }
+        return sum;
+    }
+
+    @Override
+    public boolean ownCopy(SharedSocket s, InetSocketAddress source) {
+        if (s.isClosed()) {
+            return false;
+        }
+        PortMember owner = null;
+        for (PortMember m : members) {
+            if (!m.wants(s.heldBy(m), s.kind)) {
+                continue;
+            }
+            if (!m.ownForwarder(source)) {
+                return false; // another member's search: decoded for it (the owner drops it by the rules)
+            }
+            owner = m;
+        }
+        if (owner == null) {
+            return false;
+        }
+        for (PortMember m : members) {
+            if (m.wants(s.heldBy(m), s.kind)) {
+                if (m.concurrent()) {
+                    m.ownCopy(source);
+                } else {
+                    factory.scheduler().run(() -> m.ownCopy(source));
+                }
+            }
+        }
+        return true;
+    }
+
     // ------------------------------------------------------------------ deliveries (reading loops)
 
     @Override
-    public void received(SharedSocket s, UdpEndpoint e, DatagramContents contents, InetSocketAddress source,
-                         InetAddress destination) {
+    public void received(SharedSocket s, UdpEndpoint e, DatagramContents contents, ByteBuf raw,
+                         InetSocketAddress source, InetAddress destination) {
         CONTEXT.get().reading = e;
         if (s.isClosed() || source == null) {
             return; // closed meanwhile
@@ -237,13 +368,13 @@ final class PortGroup implements SharedSocket.Reader {
                 continue;
             }
             if (m.concurrent()) {
-                m.deliver(contents, source, a);
+                m.deliver(contents, raw, source, a);
             } else if (!s.responders || m.accepts(contents)) {
                 // read by the engine loop's own I/O loop: there (inline where that is the engine
                 // loop); read by a responder: only what the member wants of it is worth the hop
                 factory.scheduler().run(() -> {
                     if (!s.isClosed()) {
-                        m.deliver(contents, source, a);
+                        m.deliver(contents, null, source, a); // the bytes are the reader's again by then
                     }
                 });
             }

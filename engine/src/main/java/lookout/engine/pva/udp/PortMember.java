@@ -22,8 +22,25 @@ interface PortMember {
     /** Whether a datagram read off the engine loop is worth a hop onto it, for a member that is not concurrent. */
     boolean accepts(DatagramContents contents);
 
-    /** One datagram for this member, on the calling thread. */
-    void deliver(DatagramContents contents, InetSocketAddress source, Arrival arrival);
+    /**
+     * One datagram for this member, on the calling thread; {@code raw} its bytes as received, valid
+     * during the call only (null when not at hand).
+     */
+    void deliver(DatagramContents contents, io.netty.buffer.ByteBuf raw, InetSocketAddress source, Arrival arrival);
+
+    /** Where this member's forwarded copies come from (its forwarding senders); empty when it forwards none. */
+    default java.util.List<InetSocketAddress> forwardSources() {
+        return java.util.List.of();
+    }
+
+    /** True when {@code source} is one of this member's forwarding senders. Any thread. */
+    default boolean ownForwarder(InetSocketAddress source) {
+        return false;
+    }
+
+    /** This member's own forwarded copy came back on a group socket: dropped undecoded, counted; on the reading loop. */
+    default void ownCopy(InetSocketAddress source) {
+    }
 
     /** A send or socket error for this member ({@code to} null: the socket's own); engine loop. */
     void failed(InetSocketAddress to, NetError error);

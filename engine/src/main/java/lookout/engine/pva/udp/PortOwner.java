@@ -66,6 +66,26 @@ public final class PortOwner implements Service, PvaPorts, SocketFactory {
     private final Map<Integer, EventLoopGroup> responders = new TreeMap<>();
     private Scheduler.Cancellable sharingCheck = Scheduler.Cancellable.NONE;
     private boolean sharingCheckPending;
+    private final boolean filtersOwnCopies;
+
+    /** The engine's port owner: own forwarded copies filtered in the kernel where the sockets allow. */
+    public PortOwner() {
+        this(true);
+    }
+
+    /**
+     * @param filtersOwnCopies false: own forwarded copies are never filtered in the kernel, only
+     *                         dropped before decoding (to compare the two, or where a kernel
+     *                         misbehaves with socket filters)
+     */
+    public PortOwner(boolean filtersOwnCopies) {
+        this.filtersOwnCopies = filtersOwnCopies;
+    }
+
+    @Override
+    public boolean filtersOwnCopies() {
+        return filtersOwnCopies;
+    }
 
     @Override
     public String name() {

@@ -1,5 +1,6 @@
 package lookout.engine.pva.udp;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -28,8 +29,14 @@ final class SharedSocket implements UdpReceiver {
     /** Who the socket's datagrams go to: its port. */
     interface Reader {
         /** On the reading loop: one datagram of {@code s}, read through {@code e}, decoded. */
-        void received(SharedSocket s, UdpEndpoint e, DatagramContents contents, InetSocketAddress source,
-                      InetAddress destination);
+        void received(SharedSocket s, UdpEndpoint e, DatagramContents contents, ByteBuf raw,
+                      InetSocketAddress source, InetAddress destination);
+
+        /**
+         * On the reading loop, before decoding, for a group socket's datagram: true when it is
+         * the own forwarded copy of every member it is for, told to them, and needs no decoding.
+         */
+        boolean ownCopy(SharedSocket s, InetSocketAddress source);
 
         /** On the reading loop: the read of {@code e} ended. */
         void burstEnd(SharedSocket s, UdpEndpoint e);
@@ -49,6 +56,8 @@ final class SharedSocket implements UdpReceiver {
     private volatile UdpEndpoint[] endpoints = new UdpEndpoint[0];
     private volatile PortMember[] holders = new PortMember[0];
     private volatile boolean closed;
+    /** For a group socket: how its holders' own copies are kept out (engine loop writes; {@link PortGroup#ownCopies}). */
+    volatile String ownCopies = "not forwarding";
 
     /** @param replyFrom where replies to its datagrams leave from (its own address; a broadcast's interface address) */
     SharedSocket(Kind kind, InetAddress bound, InetAddress replyFrom, boolean responders, Reader reader) {
@@ -129,6 +138,11 @@ final class SharedSocket implements UdpReceiver {
         return holders;
     }
 
+    /** Every socket bound to this address. */
+    UdpEndpoint[] endpoints() {
+        return endpoints;
+    }
+
     /** {@code host:port} as bound. */
     String label() {
         return HostPort.format(bound, endpoint().localAddress().getPort());
@@ -149,9 +163,15 @@ final class SharedSocket implements UdpReceiver {
         if (closed) {
             return;
         }
+        // seed 002 §5: a listener's own forwarded copy, looped back to the group it was sent to,
+        // is dropped undecoded where the kernel's filter did not drop it already
+        if (kind == Kind.GROUP && sender != null && reader.ownCopy(this, sender)) {
+            return;
+        }
         // a longer datagram arrives cut: decoding it fails and the listeners count it as malformed
-        DatagramContents contents = PvaCodec.decodeDatagram(Unpooled.wrappedBuffer(data, 0, length));
-        reader.received(this, from, contents, sender, destination);
+        ByteBuf raw = Unpooled.wrappedBuffer(data, 0, length);
+        DatagramContents contents = PvaCodec.decodeDatagram(raw);
+        reader.received(this, from, contents, raw, sender, destination);
     }
 
     @Override

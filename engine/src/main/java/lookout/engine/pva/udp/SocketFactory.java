@@ -14,6 +14,14 @@ interface SocketFactory {
     /** The engine loop's scheduler: deliveries to listeners that are not concurrent, and their send outcomes, hop onto it. */
     Scheduler scheduler();
 
+    /**
+     * Whether listeners' own forwarded copies are to be filtered in the kernel on the group sockets
+     * (where the socket takes a filter); false keeps them to the drop before decoding.
+     */
+    default boolean filtersOwnCopies() {
+        return true;
+    }
+
     /** True where each datagram's destination can be learnt (IP_RECVORIGDSTADDR: epoll). */
     boolean knowsDestinations();
 

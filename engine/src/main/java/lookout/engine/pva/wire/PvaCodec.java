@@ -1,6 +1,7 @@
 package lookout.engine.pva.wire;
 
 import io.netty.buffer.ByteBuf;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -115,6 +116,43 @@ public final class PvaCodec {
         } catch (RuntimeException e) {
             return new Decoded.Dropped("undecodable message: " + e);
         }
+    }
+
+    /** A SEARCH body's fixed part before its protocols: sequence, flags, reserved, reply address and port. */
+    private static final int SEARCH_FIXED = 4 + 1 + 3 + 16 + 2;
+
+    /**
+     * seed 002 §5 steps 1–3 on the bytes as received, not a new encoding: an ORIGIN_TAG carrying
+     * {@code origin} (in the search's byte order), then the SEARCH at {@code offset} of
+     * {@code datagram} as it arrived, its Unicast flag cleared and its reply address set to
+     * {@code client} (the resolved reply address; the port, the names and everything else stay as
+     * sent). These are the bytes of encoding the decoded request so changed wherever the client
+     * encodes as this codec does. Reads {@code datagram} by index only; writes nothing and returns
+     * false when the bytes at {@code offset} are not one whole, unsegmented SEARCH.
+     */
+    public static boolean forwardedSearch(ByteBuf datagram, int offset, InetAddress origin, InetAddress client,
+                                          ByteBuf out) {
+        int end = datagram.writerIndex();
+        if (offset < 0 || end - offset < Pva.HEADER_SIZE + SEARCH_FIXED
+                || datagram.getUnsignedByte(offset) != Pva.MAGIC
+                || datagram.getUnsignedByte(offset + 3) != Pva.CMD_SEARCH) {
+            return false;
+        }
+        PvaHeader h = header(datagram, offset);
+        if (h.version() == 0 || h.control() || h.segmented() || h.payloadLength() < SEARCH_FIXED
+                || h.payloadLength() > end - offset - Pva.HEADER_SIZE) {
+            return false;
+        }
+        int length = Pva.HEADER_SIZE + (int) h.payloadLength();
+        new OriginTag(origin).encode(new WireWriter(out, h.bigEndian()));
+        int body = out.writerIndex() + Pva.HEADER_SIZE;
+        out.writeBytes(datagram, offset, length);
+        out.setByte(body + 4, out.getUnsignedByte(body + 4) & ~Pva.SEARCH_UNICAST); // §5 step 2
+        int written = out.writerIndex();
+        out.writerIndex(body + 8);
+        WireAddress.write(out, client); // §5 step 1
+        out.writerIndex(written);
+        return true;
     }
 
     /** Encodes {@code message} big-endian at the buffer's writer index. */

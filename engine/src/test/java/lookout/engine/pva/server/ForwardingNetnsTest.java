@@ -14,8 +14,14 @@ import org.junit.jupiter.api.Test;
 class ForwardingNetnsTest {
 
     private static String run(String scenario) throws Exception {
-        return lookout.engine.Netns.run("ip link set lo up && ip addr add 10.9.0.1/24 dev lo",
-                List.of("-Djava.net.preferIPv4Stack=false"), NetnsScenarios.class, scenario);
+        return run(scenario, List.of());
+    }
+
+    private static String run(String scenario, List<String> options) throws Exception {
+        List<String> jvm = new java.util.ArrayList<>(List.of("-Djava.net.preferIPv4Stack=false"));
+        jvm.addAll(options);
+        return lookout.engine.Netns.run("ip link set lo up && ip addr add 10.9.0.1/24 dev lo", jvm,
+                NetnsScenarios.class, scenario);
     }
 
     private static void assertAllPass(String text, List<String> expected) {
@@ -45,13 +51,29 @@ class ForwardingNetnsTest {
         assertAllPass(run("neighbour"), List.of("forwarding active", "alone on the port",
                 "alone: each unicast search answered once, none forwarded", "second server on the port",
                 "the second server is seen", "shared: each unicast search answered once here",
-                "shared: each forwarded once, our own copy dropped",
+                "shared: each forwarded once", "shared: own copies filtered in the kernel, none read",
+                "shared: a foreign forwarded search on the group is answered",
+                "the second server got every unicast search exactly once"));
+    }
+
+    /**
+     * Where the kernel filter is not attached (here turned off; IPv6, another platform), each own
+     * copy is read, dropped before decoding and counted as {@code own_forwarded_copy}, exactly as
+     * the rules would; the other server still gets every search once.
+     */
+    @Test
+    void withoutTheKernelFilterOwnCopiesAreDroppedBeforeDecodingAndCounted() throws Exception {
+        assertAllPass(run("neighbour-unfiltered"), List.of("forwarding active",
+                "second server on the port", "the second server is seen", "shared: each unicast search answered once here",
+                "shared: each forwarded once", "shared: own copies dropped before decoding, each counted",
+                "shared: a foreign forwarded search on the group is answered",
                 "the second server got every unicast search exactly once"));
     }
 
     @Test
     void eachReceiveRuleDropsAndCounts() throws Exception {
-        assertAllPass(run("rules"), List.of("control: tagged search on loopback group answered",
+        assertAllPass(run("rules"), List.of("own copies filtered in the kernel",
+                "control: tagged search on loopback group answered",
                 "rule 1 tag only on loopback group", "rule 2 at most one tag", "rule 3 answered, never re-forwarded",
                 "rule 4 multicast source ignored", "all-zero reply address dropped",
                 "dropped datagrams were not forwarded", "unicast search alone on the port answered once, not forwarded",

@@ -41,7 +41,8 @@ public final class NetnsScenarios {
             case "shared" -> shared();
             case "rules" -> rules();
             case "limited" -> limitedBroadcast();
-            case "neighbour" -> neighbour();
+            case "neighbour" -> neighbour(true);
+            case "neighbour-unfiltered" -> neighbour(false);
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
@@ -58,9 +59,13 @@ public final class NetnsScenarios {
     }
 
     private static ServerHarness server() {
+        return server(true);
+    }
+
+    private static ServerHarness server(boolean kernelFilter) {
         FakeResolved r = new FakeResolved();
         r.resolve(PV, GUID_A, new InetSocketAddress("127.0.0.1", 6000));
-        return new ServerHarness(r, true).start(ServerHarness.pva(PORT, 0, List.of(), List.of(), true));
+        return new ServerHarness(r, true, kernelFilter).start(ServerHarness.pva(PORT, 0, List.of(), List.of(), true));
     }
 
     /**
@@ -251,6 +256,9 @@ public final class NetnsScenarios {
              DatagramSocket client = new DatagramSocket(new InetSocketAddress(lo, 0));
              DatagramSocket sender = new DatagramSocket(new InetSocketAddress(lo, 0))) {
             check("forwarding active", h.serverSnapshot().forwarding(), "group not joined");
+            // the rules below hold with the kernel filter of our own copies attached
+            check("own copies filtered in the kernel", "filtered in the kernel".equals(h.serverSnapshot().ownCopies()),
+                    h.serverSnapshot().ownCopies());
             int cp = client.getLocalPort();
             byte[] tag = RawPva.bytes(new OriginTag(lo));
             byte[] fwdSearch = RawPva.bytes(RawPva.search(1, Pva.SEARCH_MUST_REPLY, lo, cp, PV));
@@ -373,9 +381,9 @@ public final class NetnsScenarios {
      * answered directly and not forwarded; with a second server on the port, each is answered once
      * here, forwarded once (our own copy dropped), and the second server gets every one exactly once.
      */
-    private static void neighbour() throws Exception {
+    private static void neighbour(boolean kernelFilter) throws Exception {
         InetSocketAddress unicast = new InetSocketAddress("127.0.0.1", PORT);
-        try (ServerHarness h = server(); DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+        try (ServerHarness h = server(kernelFilter); DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
             int cp = client.getLocalPort();
             check("forwarding active", h.serverSnapshot().forwarding(), "group not joined");
             check("alone on the port", "alone".equals(h.serverSnapshot().portSharing()),
@@ -406,6 +414,8 @@ public final class NetnsScenarios {
                         "port " + h.serverSnapshot().portSharing());
                 long forwardedBefore = h.serverSnapshot().forwarded();
                 long ownBefore = h.serverSnapshot().drops().get(ForwardingRules.Drop.OWN_COPY.label);
+                long kernelBefore = h.serverSnapshot().ownCopiesFiltered();
+                long searchesBefore = h.serverSnapshot().searchesReceived();
                 int n = 20;
                 for (int i = 0; i < n; i++) {
                     send(client, RawPva.bytes(RawPva.search(1000 + i, Pva.SEARCH_UNICAST, null, cp, PV)), unicast);
@@ -414,11 +424,34 @@ public final class NetnsScenarios {
                 PvaServerSnapshot s = h.serverSnapshot();
                 check("shared: each unicast search answered once here", shared.size() == n,
                         "replies " + shared.size());
-                check("shared: each forwarded once, our own copy dropped",
-                        s.forwarded() - forwardedBefore == n
-                                && s.drops().get(ForwardingRules.Drop.OWN_COPY.label) - ownBefore == n,
-                        "forwarded " + (s.forwarded() - forwardedBefore) + ", own copies dropped "
-                                + (s.drops().get(ForwardingRules.Drop.OWN_COPY.label) - ownBefore));
+                long own = s.drops().get(ForwardingRules.Drop.OWN_COPY.label) - ownBefore;
+                long kernel = s.ownCopiesFiltered() - kernelBefore;
+                long searches = s.searchesReceived() - searchesBefore;
+                check("shared: each forwarded once", s.forwarded() - forwardedBefore == n,
+                        "forwarded " + (s.forwarded() - forwardedBefore));
+                String how = s.ownCopies();
+                String state = "own copies " + how + ", " + own + " counted own_forwarded_copy, " + kernel
+                        + " dropped by the kernel on the group socket, " + searches + " searches received";
+                System.out.println("OWN COPIES " + state);
+                if ("filtered in the kernel".equals(how)) {
+                    // seed 002 §5 item: the kernel drops our copies on our group socket; none is read
+                    check("shared: own copies filtered in the kernel, none read",
+                            own == 0 && kernel == n && searches == n, state);
+                } else {
+                    // no filter: each copy read, dropped before decoding, counted as the rules would
+                    check("shared: own copies dropped before decoding, each counted",
+                            how.startsWith("dropped before decoding: ") && own == n && searches == 2L * n, state);
+                }
+                // the filter is for our own senders only: another socket on 127.0.0.1 forwarding to
+                // the group is heard and answered as before
+                try (DatagramSocket foreign = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+                    byte[] fwd = concat(RawPva.bytes(new OriginTag(InetAddress.getByName("127.0.0.1"))),
+                            RawPva.bytes(RawPva.search(7, 0, InetAddress.getByName("127.0.0.1"), cp, PV)));
+                    send(foreign, fwd, new InetSocketAddress(InetAddress.getByName("224.0.0.128"), PORT));
+                    List<Received> heard = receive(client, 5000, 1, 300);
+                    check("shared: a foreign forwarded search on the group is answered",
+                            heard.size() == 1 && heard.get(0).reply().sequenceId() == 7, "replies " + heard.size());
+                }
                 other.getOutputStream().close();
                 java.util.Map<Integer, Integer> seen = new java.util.TreeMap<>();
                 String line;
@@ -428,6 +461,7 @@ public final class NetnsScenarios {
                         seen.merge(Integer.parseInt(line.substring(4)), 1, Integer::sum);
                     }
                 }
+                seen.remove(7); // the foreign forwarded search above, heard by both
                 boolean once = seen.size() == n && seen.values().stream().allMatch(c -> c == 1)
                         && seen.keySet().stream().allMatch(q -> q >= 1000 && q < 1000 + n);
                 check("the second server got every unicast search exactly once", once, "it got " + seen);

@@ -42,11 +42,17 @@ final class ServerHarness implements ServiceContext, AutoCloseable {
     final ResolvedNames resolved;
     final PvaServerService service = new PvaServerService();
     /** The engine's owner of the PVA UDP ports, as the composition root makes it. */
-    final PortOwner ports = new PortOwner();
+    final PortOwner ports;
 
     final EngineOptions options;
 
     ServerHarness(ResolvedNames resolved, boolean forwarding) {
+        this(resolved, forwarding, true);
+    }
+
+    /** @param kernelFilter false: the port owner never filters own forwarded copies in the kernel */
+    ServerHarness(ResolvedNames resolved, boolean forwarding, boolean kernelFilter) {
+        this.ports = new PortOwner(kernelFilter);
         this.resolved = resolved;
         this.options = EngineOptions.forTest(scheduler, random, Path.of(System.getProperty("java.io.tmpdir")))
                 .withPvaForwarding(forwarding);
