@@ -177,7 +177,8 @@ final class ResolverStatus {
         b.metric(new Metric("lookout_resolver_upstream_sent_total", "Upstream transactions sent", "counter", Map.of("transport", "udp"), a.sentUdp));
         b.metric(new Metric("lookout_resolver_upstream_sent_total", "Upstream transactions sent", "counter", Map.of("transport", "tcp"), a.sentTcp));
         for (Map.Entry<String, Long> e : a.upstreamFailed.entrySet()) {
-            b.metric(new Metric("lookout_resolver_upstream_failed_total", "Upstream attempts failed (seed 000 §4.6.2)",
+            // the reasons are seed 000 §4.6.2's failures (FailureKind); the help text is for operators
+            b.metric(new Metric("lookout_resolver_upstream_failed_total", "Upstream attempts that failed, by reason",
                     "counter", Map.of("reason", e.getKey()), e.getValue()));
         }
         b.metric(Metric.counter("lookout_resolver_refused_total", "Questions refused at the in-flight ceiling", a.refused));
