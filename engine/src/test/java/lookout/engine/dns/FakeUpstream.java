@@ -42,6 +42,7 @@ final class FakeUpstream implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private volatile BiFunction<Message, Transport, byte[]> behaviour;
     private volatile boolean closed;
+    private final Thread acceptThread;
 
     FakeUpstream(BiFunction<Message, Transport, byte[]> behaviour) throws IOException {
         this.behaviour = behaviour;
@@ -69,7 +70,7 @@ final class FakeUpstream implements AutoCloseable {
         tcp.setSoTimeout(100);
         address = new InetSocketAddress(InetAddress.getLoopbackAddress(), udp.getLocalPort());
         start(this::udpLoop, "fake-upstream-udp");
-        start(this::tcpLoop, "fake-upstream-tcp");
+        acceptThread = start(this::tcpLoop, "fake-upstream-tcp");
     }
 
     /** Stops accepting TCP: connections to the port are refused. */
@@ -85,6 +86,17 @@ final class FakeUpstream implements AutoCloseable {
         holder.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), tcp.getLocalPort()));
         portHolder = holder;
         tcp.close();
+        // The JDK's close() only swaps the descriptor while the accept thread sits in poll(); the
+        // kernel's listener lives until that poll returns, and a connect in that window is taken
+        // into the backlog and then reset: "closed", not "refused". Wait for the thread to leave.
+        try {
+            acceptThread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (acceptThread.isAlive()) {
+            throw new IOException("the TCP accept thread did not stop");
+        }
     }
 
     private volatile Socket portHolder;
@@ -101,11 +113,12 @@ final class FakeUpstream implements AutoCloseable {
         return (int) received.stream().filter(r -> r.transport() == t).count();
     }
 
-    private void start(Runnable r, String name) {
+    private Thread start(Runnable r, String name) {
         Thread th = new Thread(r, name);
         th.setDaemon(true);
         th.start();
         threads.add(th);
+        return th;
     }
 
     private void udpLoop() {
