@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.DefaultChannelPromise;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.EpollChannelOption;
@@ -155,16 +156,58 @@ final class NettyUdpEndpoint implements UdpEndpoint {
         }
         // a promise of its own (not the void one): Netty then tells this datagram's fate to it
         // rather than to exceptionCaught, which knows neither the datagram nor its destination
-        ChannelPromise p = channel.newPromise();
-        p.addListener(f -> {
-            if (f.isSuccess()) {
-                report(outcome, null);
-            } else {
-                sendErrors.increment();
-                report(outcome, NetError.of(f.cause()));
+        return write(data, to, new OutcomePromise(outcome)) || report(outcome, QUEUE_FULL);
+    }
+
+    /**
+     * A promise that tells its outcome as it completes: no listener object and no listener
+     * notification per datagram (a reply is sent per search: this is the responder's hot path).
+     * Completed on the channel's loop, like a listener would be called.
+     */
+    private final class OutcomePromise extends DefaultChannelPromise {
+        private final SendOutcome outcome;
+
+        OutcomePromise(SendOutcome outcome) {
+            super(channel);
+            this.outcome = outcome;
+        }
+
+        @Override
+        public boolean trySuccess(Void result) {
+            if (!super.trySuccess(result)) {
+                return false;
             }
-        });
-        return write(data, to, p) || report(outcome, QUEUE_FULL);
+            report(outcome, null);
+            return true;
+        }
+
+        @Override
+        public ChannelPromise setSuccess(Void result) {
+            super.setSuccess(result);
+            report(outcome, null);
+            return this;
+        }
+
+        @Override
+        public boolean tryFailure(Throwable cause) {
+            if (!super.tryFailure(cause)) {
+                return false;
+            }
+            failed(cause);
+            return true;
+        }
+
+        @Override
+        public ChannelPromise setFailure(Throwable cause) {
+            super.setFailure(cause);
+            failed(cause);
+            return this;
+        }
+
+        private void failed(Throwable cause) {
+            sendErrors.increment();
+            report(outcome, NetError.of(cause));
+        }
     }
 
     /** Tells {@code outcome}; a receiver's bug is logged, never thrown into Netty. Returns false. */
@@ -209,7 +252,7 @@ final class NettyUdpEndpoint implements UdpEndpoint {
         } else if (channel.eventLoop().inEventLoop()) {
             // made on the loop outside a burst (an answer after an upstream reply): it waits for the
             // end of the loop's round and leaves with the others made in it (one sendmmsg on epoll)
-            channel.write(p, channel.voidPromise());
+            channel.write(p, promise);
             if (++unflushed == FLUSH_EVERY) {
                 unflushed = 0;
                 channel.flush();

@@ -30,9 +30,14 @@ public record UdpOptions(boolean reusePort, boolean reuseAddress, boolean broadc
                          NetworkInterface groupInterface, int multicastTtl, boolean multicastLoop,
                          boolean noPathMtuDiscovery, int queueLimit) {
 
-    /** Nothing shared, system buffers, datagrams up to 4 KiB, 64 per wake-up, no queue limit. */
-    public static final UdpOptions DEFAULTS = new UdpOptions(false, false, false, 0, false, Transport.BATCHED_DATAGRAM_SIZE,
-            64, null, null, -1, true, false, 0);
+    /**
+     * Nothing shared, system buffers, datagrams up to 4 095 bytes, 64 per wake-up, no queue limit.
+     * 4 095, not 4 096: a read slot holds one byte more than is kept (that byte shows a longer
+     * datagram as cut), and eight 4-KiB slots fill one 32-KiB batched read exactly — a 4 097-byte
+     * slot fits seven, an eighth more reads for the same datagrams.
+     */
+    public static final UdpOptions DEFAULTS = new UdpOptions(false, false, false, 0, false,
+            Transport.BATCHED_DATAGRAM_SIZE - 1, 64, null, null, -1, true, false, 0);
 
     public UdpOptions {
         if (maxDatagram < 12 || maxDatagram > 65534) {

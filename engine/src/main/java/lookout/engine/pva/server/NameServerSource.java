@@ -2,7 +2,6 @@ package lookout.engine.pva.server;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -10,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import lookout.engine.api.Scheduler;
+import lookout.engine.pva.server.SearchOperation.Claimant;
 import lookout.engine.seams.ResolvedNames;
 import lookout.engine.seams.ResolvedNames.Resolution;
 
@@ -34,16 +34,12 @@ public final class NameServerSource implements Source, ResolvedNames.Listener {
 
     private static final Logger LOG = System.getLogger("lookout.pva.server");
 
-    /** A server's claim, one per (GUID, endpoint), shared by all its names. */
-    private record Claim(byte[] guid, InetSocketAddress endpoint) {
-    }
-
     private final ResolvedNames resolved;
     private final OnDemandNames onDemand;
     private final Scheduler scheduler;
-    private final ConcurrentHashMap<String, Claim> claims = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Claimant> claims = new ConcurrentHashMap<>();
     /** Engine loop: claims by GUID and endpoint, so that a server's names share one. */
-    private final Map<String, Claim> interned = new HashMap<>();
+    private final Map<String, Claimant> interned = new HashMap<>();
     private final LongAdder claimed = new LongAdder();
     private final LongAdder own = new LongAdder();
     private volatile boolean stopped;
@@ -82,25 +78,38 @@ public final class NameServerSource implements Source, ResolvedNames.Listener {
 
     @Override
     public void onSearch(SearchOperation op) {
+        // one lookup per name and nothing shared written per name: the counters are added once
+        // per search (seed 002 §4: treat onSearch as a hash-table lookup)
+        int claimedHere = 0;
+        int ownHere = 0;
+        boolean onDemandNames = onDemand.holding();
         for (int i = 0, n = op.size(); i < n; i++) {
             if (op.isClaimed(i)) {
                 continue;
             }
             String name = op.name(i);
-            Claim c = claims.get(name);
+            Claimant c = claims.get(name);
             if (c != null) {
-                op.claimFor(i, c.guid(), c.endpoint());
-                claimed.increment();
-                onDemand.touch(name, op.now()); // an on-demand name stays while it is asked for
+                op.claimFor(i, c);
+                claimedHere++;
+                if (onDemandNames) {
+                    onDemand.touch(name, op.now()); // an on-demand name stays while it is asked for
+                }
                 continue;
             }
             if (op.own()) {
-                own.increment();
+                ownHere++;
                 continue;
             }
             if (op.asker() != null && onDemand.ask(name, op.asker(), op.now()) == OnDemandNames.Answer.ADMITTED) {
                 scheduler.execute(() -> admitted(name));
             }
+        }
+        if (claimedHere > 0) {
+            claimed.add(claimedHere);
+        }
+        if (ownHere > 0) {
+            own.add(ownHere);
         }
     }
 
@@ -139,7 +148,7 @@ public final class NameServerSource implements Source, ResolvedNames.Listener {
         if (r.endpoint() == null || r.endpoint().isUnresolved()) {
             return;
         }
-        Claim c = intern(r);
+        Claimant c = intern(r);
         if (c == null) {
             return;
         }
@@ -149,16 +158,16 @@ public final class NameServerSource implements Source, ResolvedNames.Listener {
 
     @Override
     public void withdrawn(Resolution r) {
-        Claim c = claims.get(r.name());
-        if (c != null && c.endpoint().equals(r.endpoint())) {
+        Claimant c = claims.get(r.name());
+        if (c != null && c.endpoint.equals(r.endpoint())) {
             claims.remove(r.name(), c);
         }
         onDemand.withdrawn(r.name(), scheduler.nanoTime());
     }
 
-    private Claim intern(Resolution r) {
+    private Claimant intern(Resolution r) {
         String key = r.guid() + "@" + r.endpoint();
-        Claim c = interned.get(key);
+        Claimant c = interned.get(key);
         if (c != null) {
             return c;
         }
@@ -174,7 +183,7 @@ public final class NameServerSource implements Source, ResolvedNames.Listener {
         if (interned.size() > 20_000) {
             interned.clear(); // bounded like the beacon table (seed 002 §9); claims keep their own
         }
-        c = new Claim(g, r.endpoint());
+        c = new Claimant(g, r.endpoint());
         interned.put(key, c);
         return c;
     }

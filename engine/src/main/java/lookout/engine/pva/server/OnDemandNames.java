@@ -222,6 +222,11 @@ final class OnDemandNames {
         }
     }
 
+    /** True when any name is on demand (any thread, no lock): there is something to touch. */
+    boolean holding() {
+        return !entries.isEmpty();
+    }
+
     /** A name the client already serves (resolved and claimed) was asked for: it stays. Any thread, no lock. */
     void touch(String name, long now) {
         Entry e = entries.get(name);

@@ -2,9 +2,9 @@ package lookout.engine.pva.server;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 
 /**
  * All names of one CMD_SEARCH, offered to every source in order as a single operation
@@ -20,7 +20,7 @@ public final class SearchOperation {
 
     private final String[] names;
     private final int[] cids;
-    private final Claim[] claims;
+    private final Claimant[] claims;
     private final Asker asker;
     private final boolean own;
     private final long now;
@@ -41,7 +41,7 @@ public final class SearchOperation {
         }
         this.names = names;
         this.cids = cids;
-        this.claims = new Claim[names.length];
+        this.claims = new Claimant[names.length];
         this.asker = asker;
         this.own = own;
         this.now = now;
@@ -84,7 +84,7 @@ public final class SearchOperation {
 
     /** Claims {@code index} for this server (own GUID, own TCP port). First claim wins. */
     public void claim(int index) {
-        claimFor(index, Claim.SELF);
+        claimFor(index, Claimant.SELF);
     }
 
     /**
@@ -92,12 +92,16 @@ public final class SearchOperation {
      * so the client connects there directly and sees the same identity as from the server itself.
      */
     public void claimFor(int index, byte[] guid, InetSocketAddress endpoint) {
-        claimFor(index, new Claim(guid, endpoint));
+        claimFor(index, new Claimant(guid, endpoint));
     }
 
-    private void claimFor(int index, Claim claim) {
+    /**
+     * Claims {@code index} for {@code claimant}. A source that claims many names for one server
+     * hands the same claimant for each: grouping then compares references, not GUID bytes.
+     */
+    public void claimFor(int index, Claimant claimant) {
         if (claims[index] == null) {
-            claims[index] = claim;
+            claims[index] = claimant;
             claimed++;
         }
     }
@@ -107,20 +111,49 @@ public final class SearchOperation {
         if (claimed == 0) {
             return List.of();
         }
-        Map<Claim, List<Integer>> byServer = new LinkedHashMap<>();
+        // A search names a handful of servers at most (one, as a rule): a linear scan over the
+        // distinct claimants beats hashing a GUID and an address per name (the hottest path of
+        // the responder, seed 002 §4).
+        Claimant[] distinct = new Claimant[4];
+        int[] sizes = new int[4];
+        int[] groupOf = new int[claims.length];
+        int groups = 0;
         for (int i = 0; i < claims.length; i++) {
-            if (claims[i] != null) {
-                byServer.computeIfAbsent(claims[i], k -> new ArrayList<>()).add(cids[i]);
+            Claimant c = claims[i];
+            if (c == null) {
+                groupOf[i] = -1;
+                continue;
+            }
+            int g = 0;
+            while (g < groups && distinct[g] != c && !distinct[g].equals(c)) {
+                g++;
+            }
+            if (g == groups) {
+                if (groups == distinct.length) {
+                    distinct = Arrays.copyOf(distinct, groups * 2);
+                    sizes = Arrays.copyOf(sizes, groups * 2);
+                }
+                distinct[groups++] = c;
+            }
+            sizes[g]++;
+            groupOf[i] = g;
+        }
+        int[][] ids = new int[groups][];
+        for (int g = 0; g < groups; g++) {
+            ids[g] = new int[sizes[g]];
+            sizes[g] = 0;
+        }
+        for (int i = 0; i < claims.length; i++) {
+            int g = groupOf[i];
+            if (g >= 0) {
+                ids[g][sizes[g]++] = cids[i];
             }
         }
-        List<ReplyGroup> out = new ArrayList<>(byServer.size());
-        byServer.forEach((claim, list) -> {
-            int[] ids = new int[list.size()];
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = list.get(i);
-            }
-            out.add(new ReplyGroup(claim.self() ? null : claim.guid, claim.endpoint, ids));
-        });
+        List<ReplyGroup> out = new ArrayList<>(groups);
+        for (int g = 0; g < groups; g++) {
+            Claimant c = distinct[g];
+            out.add(new ReplyGroup(c.self() ? null : c.guid, c.endpoint, ids[g]));
+        }
         return out;
     }
 
@@ -137,12 +170,20 @@ public final class SearchOperation {
         }
     }
 
-    private static final class Claim {
-        static final Claim SELF = new Claim(null, null);
+    /**
+     * The server a name is claimed for: this server itself ({@link #SELF}), or another server's
+     * GUID and TCP endpoint. Immutable; equal when GUID and endpoint are.
+     */
+    public static final class Claimant {
+        static final Claimant SELF = new Claimant(null, null);
         final byte[] guid;
         final InetSocketAddress endpoint;
 
-        Claim(byte[] guid, InetSocketAddress endpoint) {
+        /**
+         * @param guid     the server's 12-byte GUID (not copied: the caller hands it over)
+         * @param endpoint the server's TCP endpoint
+         */
+        public Claimant(byte[] guid, InetSocketAddress endpoint) {
             this.guid = guid;
             this.endpoint = endpoint;
         }
@@ -153,13 +194,12 @@ public final class SearchOperation {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Claim c && java.util.Arrays.equals(c.guid, guid)
-                    && java.util.Objects.equals(c.endpoint, endpoint);
+            return o instanceof Claimant c && Arrays.equals(c.guid, guid) && Objects.equals(c.endpoint, endpoint);
         }
 
         @Override
         public int hashCode() {
-            return java.util.Arrays.hashCode(guid) * 31 + java.util.Objects.hashCode(endpoint);
+            return Arrays.hashCode(guid) * 31 + Objects.hashCode(endpoint);
         }
     }
 }

@@ -290,10 +290,7 @@ final class SearchResponder {
         counters.namesClaimed.add(op.claimedCount());
         List<SearchResponse> out = new ArrayList<>(1);
         for (SearchOperation.ReplyGroup g : op.groups()) {
-            List<Integer> ids = new ArrayList<>(g.cids().length);
-            for (int c : g.cids()) {
-                ids.add(c);
-            }
+            List<Integer> ids = SearchResponse.cids(g.cids());
             if (g.self()) {
                 out.add(new SearchResponse(guid, req.sequenceId(), WireAddress.ANY_MAPPED, ownPort, "tcp", true, ids));
             } else {

@@ -1,8 +1,10 @@
 package lookout.engine.pva.wire;
 
 import java.net.InetAddress;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * CMD_SEARCH_RESPONSE (seed 002 §2): server to client over UDP or TCP.
@@ -19,7 +21,38 @@ public record SearchResponse(Guid guid, int sequenceId, InetAddress serverAddres
                              String protocol, boolean found, List<Integer> cids) implements PvaMessage {
 
     public SearchResponse {
-        cids = List.copyOf(cids);
+        cids = cids instanceof CidList ? cids : List.copyOf(cids);
+    }
+
+    /**
+     * The CIDs as an immutable list backed by a copy of {@code cids}: the responder's replies are
+     * built from int arrays, and boxing every CID of every reply is measurable there.
+     */
+    public static List<Integer> cids(int... cids) {
+        return new CidList(cids.clone());
+    }
+
+    /** An immutable list of CIDs over an int array. */
+    private static final class CidList extends AbstractList<Integer> implements RandomAccess {
+        private final int[] cids;
+
+        CidList(int[] cids) {
+            this.cids = cids;
+        }
+
+        @Override
+        public Integer get(int index) {
+            return cids[index];
+        }
+
+        int cid(int index) {
+            return cids[index];
+        }
+
+        @Override
+        public int size() {
+            return cids.length;
+        }
     }
 
     /** seed 002 §3.5 step 2: found false and no names is a discovery answer. */
@@ -56,8 +89,14 @@ public record SearchResponse(Guid guid, int sequenceId, InetAddress serverAddres
         w.string(protocol);
         w.u8(found ? 1 : 0);
         w.u16(cids.size());
-        for (int cid : cids) {
-            w.i32(cid);
+        if (cids instanceof CidList l) {
+            for (int i = 0, n = l.size(); i < n; i++) {
+                w.i32(l.cid(i));
+            }
+        } else {
+            for (int cid : cids) {
+                w.i32(cid);
+            }
         }
         w.patchLength(h);
     }

@@ -7,6 +7,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import lookout.engine.config.PvaConfig;
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -102,7 +103,7 @@ public final class PvaServerBench {
         ctx.register(ResolvedNames.class, tableLookup(table));
         PvaServerService lookout = new PvaServerService();
         ctx.onLoop(() -> {
-            lookout.start(ctx, ServerHarness.config(ServerHarness.pva(0, 0, List.of(), List.of(), false)));
+            lookout.start(ctx, ServerHarness.config(lookoutPva()));
             return null;
         });
         System.gc();
@@ -115,6 +116,21 @@ public final class PvaServerBench {
         System.err.println("lookout snapshot: searches " + s.searchesReceived() + ", replies " + s.repliesSent()
                 + ", drops " + s.drops());
         System.exit(0);
+    }
+
+    /** The server's configuration; PVA_BENCH_UDP_THREADS sets {@code udp_threads} (default 0: one per core). */
+    static PvaConfig lookoutPva() {
+        PvaConfig p = ServerHarness.pva(0, 0, List.of(), List.of(), false);
+        int threads = Integer.parseInt(System.getenv().getOrDefault("PVA_BENCH_UDP_THREADS", "0").trim());
+        if (threads == 0) {
+            return p;
+        }
+        PvaConfig.PvaServerConfig d = p.server();
+        PvaConfig.PvaServerConfig s = new PvaConfig.PvaServerConfig(d.enable(), d.nameServer(), d.onDemandLimit(),
+                d.onDemandRate(), d.onDemandPerClient(), d.onDemandHold(), d.checkInterval(), d.checkAfter(), threads);
+        return new PvaConfig(p.addrList(), p.autoAddrList(), p.nameServers(), p.broadcastPort(), p.serverPort(),
+                p.beaconAddrList(), p.autoBeaconAddrList(), p.ignoreAddrList(), s, p.watch(), p.discoveryAtStart(),
+                p.ignoreGuids());
     }
 
     record Server(Process process, int port) {
@@ -138,7 +154,7 @@ public final class PvaServerBench {
         List<String> cmd = new java.util.ArrayList<>(List.of(java(), "-Xmx512m", "-XX:+UseParallelGC"));
         String jfr = System.getenv("PVA_BENCH_JFR"); // a Flight Recorder profile of each server: FILE-MODE.jfr
         if (jfr != null && !jfr.isBlank()) {
-            cmd.add("-XX:StartFlightRecording=filename=" + jfr + "-" + mode + ".jfr,settings=profile");
+            cmd.add("-XX:StartFlightRecording=filename=" + jfr + "-" + mode + ".jfr,settings=" + System.getenv().getOrDefault("PVA_BENCH_JFC", "profile"));
         }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), PvaServerBench.class.getName(), mode));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -162,13 +178,18 @@ public final class PvaServerBench {
         try {
             System.out.printf("machine: %d cores, %s %s%n", Runtime.getRuntime().availableProcessors(),
                     System.getProperty("java.vm.name"), System.getProperty("java.version"));
-            System.out.printf("names: %d, window: %d datagrams outstanding, %d s per measurement (after a 5-s warm-up), load generator %s%n",
-                    NAMES, window, seconds, System.getenv("PVA_LOAD") == null ? "Java" : "C (" + System.getenv("PVA_LOAD") + ")");
-            for (int perMessage : new int[] {1, 4, 30}) {
+            System.out.printf("names: %d, window: %d datagrams outstanding, %d s per measurement (after a %d-s warm-up), load generator %s%n",
+                    NAMES, window, seconds, Integer.parseInt(System.getenv().getOrDefault("PVA_BENCH_WARMUP", "5").trim()), System.getenv("PVA_LOAD") == null ? "Java" : "C (" + System.getenv("PVA_LOAD") + ")");
+            // PVA_BENCH_SIZES: the names per search to measure (default "1 4 30")
+            String sizes = System.getenv().getOrDefault("PVA_BENCH_SIZES", "1 4 30").trim();
+            // PVA_BENCH_WARMUP: seconds of load before each measurement (default 5), enough for the
+            // JIT to finish compiling the path of that search size
+            int warmup = Integer.parseInt(System.getenv().getOrDefault("PVA_BENCH_WARMUP", "5").trim());
+            for (int perMessage : java.util.Arrays.stream(sizes.split("[ ,]+")).mapToInt(Integer::parseInt).toArray()) {
                 for (int round = 0; round < 2; round++) {
                     boolean measure = round == 1;
-                    Result l = phase(lookout, perMessage, window, measure ? seconds : 5);
-                    Result c = phase(core, perMessage, window, measure ? seconds : 5);
+                    Result l = phase(lookout, perMessage, window, measure ? seconds : warmup);
+                    Result c = phase(core, perMessage, window, measure ? seconds : warmup);
                     if (measure) {
                         print("lookout", perMessage, l);
                         print("core-pva", perMessage, c);

@@ -147,6 +147,42 @@ class SourceRegistryTest {
     }
 
     @Test
+    void manyServersInOneSearchGroupInOrderOfFirstClaimAndEqualClaimantsMerge() {
+        // more servers than the grouping's first table holds, each claimant a fresh object: the
+        // groups are by GUID and endpoint, not by reference, in the order of first claim
+        int servers = 9;
+        String[] names = new String[servers * 3];
+        int[] cids = new int[names.length];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = "n" + i;
+            cids[i] = 100 + i;
+        }
+        SearchOperation op = new SearchOperation(names, cids);
+        for (int i = 0; i < names.length; i++) {
+            int server = (i * 5) % servers; // interleaved: 0 5 1 6 2 7 3 8 4 0 5 ...
+            byte[] guid = new byte[12];
+            guid[11] = (byte) server;
+            op.claimFor(i, new SearchOperation.Claimant(guid, new InetSocketAddress("127.0.0.1", 6000 + server)));
+        }
+        op.claim(names.length - 1); // already claimed: first claim wins
+        List<SearchOperation.ReplyGroup> groups = op.groups();
+        assertThat(groups).hasSize(servers);
+        assertThat(groups).extracting(g -> g.endpoint().getPort())
+                .containsExactly(6000, 6005, 6001, 6006, 6002, 6007, 6003, 6008, 6004);
+        for (SearchOperation.ReplyGroup g : groups) {
+            int server = g.endpoint().getPort() - 6000;
+            assertThat(g.guid()[11]).isEqualTo((byte) server);
+            List<Integer> expected = new java.util.ArrayList<>();
+            for (int i = 0; i < names.length; i++) {
+                if ((i * 5) % servers == server) {
+                    expected.add(100 + i);
+                }
+            }
+            assertThat(g.cids()).containsExactly(expected.stream().mapToInt(Integer::intValue).toArray());
+        }
+    }
+
+    @Test
     void badGuidIsNeverClaimed() {
         FakeResolved fr = new FakeResolved();
         NameServerSource s = source(fr);

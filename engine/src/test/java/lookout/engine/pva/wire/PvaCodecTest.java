@@ -4,6 +4,7 @@ import static lookout.engine.pva.wire.Vectors.buf;
 import static lookout.engine.pva.wire.Vectors.bytes;
 import static lookout.engine.pva.wire.Vectors.hex;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -76,6 +77,20 @@ class PvaCodecTest {
         assertThat(hex(out)).isEqualTo(norm(Vectors.V1_PVXS_SEARCH));
         SearchDatagramBuilder.setUnicast(out, 0, false);
         assertThat(out.getByte(12)).isEqualTo((byte) 0);
+    }
+
+    @Test
+    void vector2FromCidsInAnArray() throws Exception {
+        // the responder builds replies from int arrays (SearchResponse.cids): same bytes, an equal record
+        SearchResponse r = (SearchResponse) frames(Vectors.V2_PVXS_SEARCH_RESPONSE).get(0).message();
+        int[] ids = {0x12345678, 0x12345678};
+        SearchResponse fromArray = new SearchResponse(r.guid(), r.sequenceId(), r.serverAddress(), r.serverPort(),
+                r.protocol(), r.found(), SearchResponse.cids(ids));
+        ids[0] = 7; // the list holds a copy
+        assertThat(fromArray).isEqualTo(r);
+        assertThat(fromArray.hashCode()).isEqualTo(r.hashCode());
+        assertThat(encode(fromArray)).isEqualTo(norm(Vectors.V2_PVXS_SEARCH_RESPONSE));
+        assertThatThrownBy(() -> fromArray.cids().set(0, 1)).isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test
