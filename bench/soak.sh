@@ -2,7 +2,7 @@
 # Soak: the shipped launcher (the runtime image's bin/lookout --headless, with the JVM options a
 # user gets) forwarding uncached questions at a steady rate to a fast loopback upstream (NSD, a
 # wildcard zone so every name exists), with a 100 000-entry cache. Every 30 s it records the
-# engine's resident memory (VmRSS) and its counters; the GC log (added with -Xlog, which changes
+# engine's resident memory (VmRSS) and its counters, its CPU time over the load; the GC log (added with -Xlog, which changes
 # no collector setting) gives every pause, summed up at the end as p50/p99/max.
 #
 #   bench/soak.sh [SECONDS] [RATE] [CACHE_SIZE]        (defaults 600 s, 8000 q/s, 100000)
@@ -99,8 +99,11 @@ with open(sys.argv[1], "w") as f:
         f.write(f"s{i}.soak.test A\n")
 PY
 rss() { awk '/^VmRSS/ {print $2}' /proc/"$LK_PID"/status; }
+# the engine's user and system CPU, in clock ticks (fields 14 and 15 of /proc/PID/stat)
+cpu() { sed 's/.*) //' /proc/"$LK_PID"/stat | awk '{print $12, $13}'; }
 printf 'seconds\trss_kb\n' > "$out/rss.tsv"
 printf '0\t%s\n' "$(rss)" >> "$out/rss.tsv"
+cpu > "$out/cpu-start.txt"
 dnsperf -s 127.0.0.1 -p "$LK_PORT" -d "$out/names.txt" -l "$secs" -Q "$rate" -c 8 -q 500 -t 5 \
     > "$out/dnsperf.txt" 2>&1 & DP=$!
 start=$(date +%s)
@@ -111,6 +114,8 @@ while kill -0 "$DP" 2>/dev/null; do
     printf '%s\t%s\n' "$t" "$(rss)" | tee -a "$out/rss.tsv"
 done
 wait "$DP" || true
+cpu > "$out/cpu-end.txt"
+getconf CLK_TCK > "$out/clk-tck.txt"
 
 python3 - "$out" "$secs" <<'PY' | tee "$out/summary.txt"
 import re, sys, statistics
@@ -137,6 +142,12 @@ lost = grab(r'Queries lost:\s+(\d+ \([\d.]+%\))')
 print(f"soak: {secs} s at {qps} q/s (asked {sent}, completed {done}, lost {lost})")
 print(f"RSS: start {rss[0][1]:.0f} MB, end {rss[-1][1]:.0f} MB, max {max(m for _, m in rss):.0f} MB; "
       f"last 5 minutes {min(late) if late else float('nan'):.0f}-{max(late) if late else float('nan'):.0f} MB")
+u0, s0 = map(int, open(f"{out}/cpu-start.txt").read().split())
+u1, s1 = map(int, open(f"{out}/cpu-end.txt").read().split())
+tck = int(open(f"{out}/clk-tck.txt").read())
+n = int(sent) if sent.isdigit() else 0
+if n:
+    print(f"CPU: {((u1 - u0) + (s1 - s0)) / tck / n * 1e6:.2f} us per query (user {(u1 - u0) / tck / n * 1e6:.2f})")
 print(f"GC: {len(pauses)} pauses, p50 {pct(0.50):.2f} ms, p99 {pct(0.99):.2f} ms, max {pauses[-1] if pauses else float('nan'):.2f} ms")
 print("JVM: " + open(f"{out}/cmdline.txt").read().strip())
 PY
