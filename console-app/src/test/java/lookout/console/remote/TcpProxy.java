@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TcpProxy implements AutoCloseable {
 
     private final ServerSocket server;
+    private final Thread acceptor;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile int target;
     private volatile boolean closed;
@@ -30,9 +31,9 @@ public final class TcpProxy implements AutoCloseable {
         this.server = new ServerSocket();
         server.setReuseAddress(true);
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
-        Thread t = new Thread(this::accept, "tcp-proxy-" + server.getLocalPort());
-        t.setDaemon(true);
-        t.start();
+        acceptor = new Thread(this::accept, "tcp-proxy-" + server.getLocalPort());
+        acceptor.setDaemon(true);
+        acceptor.start();
     }
 
     public int port() {
@@ -60,6 +61,11 @@ public final class TcpProxy implements AutoCloseable {
                 client = server.accept();
             } catch (IOException e) {
                 return; // closed
+            }
+            if (closed) {
+                // taken from the backlog as the relay closed: gone, like the relay
+                quietly(client);
+                return;
             }
             Socket upstream;
             try {
@@ -109,6 +115,13 @@ public final class TcpProxy implements AutoCloseable {
     public void close() {
         closed = true;
         quietly(server);
+        // the JDK closes a listening socket only once the thread in accept() has left its poll:
+        // until then the kernel still takes connections (FakeUpstream.closeTcp, the same cause)
+        try {
+            acceptor.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         cut();
     }
 

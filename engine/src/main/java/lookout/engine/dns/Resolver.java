@@ -95,7 +95,7 @@ final class Resolver {
         this.config = config;
         this.routing = new Routing(config);
         this.zones = new LocalZones(zoneConfigs);
-        this.cache = new DnsCache<>(config.cacheSize());
+        this.cache = new DnsCache<>(config.cacheSize(), Answer.CACHED);
         cache.keepStale(config.serveStale() * 1_000_000_000L);
     }
 
@@ -217,11 +217,13 @@ final class Resolver {
             return -1;
         }
         long now = scheduler.nanoTime();
-        DnsCache.Entry<Answer> e = cache.get(key, now);
-        if (e == null || e.value().danglingTarget() != null) {
+        int slot = cache.find(key, now);
+        if (slot < 0) {
             return -1;
         }
-        int n = Responses.stampInto(out, e.value().encoded, q, e.elapsedSeconds(now));
+        // stamped from the cached bytes: no answer made for a hit
+        int n = Answer.stampCached(out, cache.blob(slot), cache.valueAt(slot), q,
+                (now - cache.storedAt(slot)) / 1_000_000_000L);
         if (n < 0) {
             return -1;
         }

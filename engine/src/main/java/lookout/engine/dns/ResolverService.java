@@ -116,8 +116,10 @@ public final class ResolverService implements Service, Commands.Resolver {
     }
 
     /**
-     * Heap a cache entry takes, about (an upstream answer of a few records kept on the wire, its
-     * key and the map's bookkeeping come to 350-450 bytes): what the launcher sizes -Xmx by.
+     * Heap to allow a cache entry: what the launcher sizes -Xmx by. An entry itself (an upstream
+     * answer of a few records on the wire, its key and its row in the cache) measures 190-300
+     * bytes (AllocationProbe.entryBytes); the rest is room for the young generation that a full
+     * cache turning over at thousands of misses a second allocates through.
      */
     static final long BYTES_PER_CACHE_ENTRY = 512;
     /** Heap the engine and the console need besides the cache. */

@@ -1,8 +1,11 @@
 package lookout.engine.dns.answer;
 
 import java.util.List;
+import lookout.engine.dns.cache.DnsCache;
 import lookout.engine.dns.wire.Encoded;
 import lookout.engine.dns.wire.Message;
+import lookout.engine.dns.wire.PlainQuery;
+import lookout.engine.dns.wire.Responses;
 import lookout.engine.dns.wire.Rr;
 import lookout.engine.dns.wire.RrType;
 import lookout.engine.dns.wire.WireException;
@@ -225,6 +228,147 @@ public final class Answer {
             }
         }
         return name;
+    }
+
+    /** Every field as kept by {@link #CACHED}: records decoded again on demand. */
+    private Answer(String qname, int qtype, int qclass, int rcode, boolean authoritative, Encoded encoded, long cacheTtl,
+                   long minAnswerTtl, String danglingTarget, int cnameLinks) {
+        this.qname = qname;
+        this.qtype = qtype;
+        this.qclass = qclass;
+        this.rcode = rcode;
+        this.authoritative = authoritative;
+        this.encoded = encoded;
+        this.cacheTtl = cacheTtl;
+        this.minAnswerTtl = minAnswerTtl;
+        this.danglingTarget = danglingTarget;
+        this.cnameLinks = cnameLinks;
+    }
+
+    /**
+     * The form the cache keeps an answer in: one array, no object per answer (see
+     * {@link DnsCache}), read back into an equal answer (its records decoded from the wire when
+     * asked for, as an upstream answer's are). A cache hit for a plain query is stamped from it
+     * without making the answer: {@link #stampCached}.
+     */
+    public static final DnsCache.Codec<Answer> CACHED = new CacheForm();
+
+    // the cached form: flags (1: AA, 2: qname other than the key's, 4: a dangling target),
+    // rcode (2), qtype (2), qclass (2), cache TTL (8), least answer TTL (8), CNAME links (2),
+    // wire length (4), TTL count (2), the TTL offsets (2 each: a message is at most 65 535
+    // bytes, RFC 1035 §4.2.2), the wire, then the qname and the dangling target when flagged
+    // (length 2, UTF-8)
+    private static final int F_AA = 1;
+    private static final int F_QNAME = 2;
+    private static final int F_DANGLING = 4;
+    private static final int WIRE_LENGTH_AT = 25;
+    private static final int TTLS_AT = 31;
+
+    private static final class CacheForm implements DnsCache.Codec<Answer> {
+        @Override
+        public int size(DnsCache.Key key, Answer a) {
+            return TTLS_AT + 2 * a.encoded.ttlOffsets().length + a.encoded.wire().length
+                    + (a.qname.equals(key.name()) ? 0 : 2 + utf8(a.qname).length)
+                    + (a.danglingTarget == null ? 0 : 2 + utf8(a.danglingTarget).length);
+        }
+
+        @Override
+        public void write(DnsCache.Key key, Answer a, byte[] to, int at) {
+            boolean ownQname = !a.qname.equals(key.name());
+            int[] ttls = a.encoded.ttlOffsets();
+            byte[] wire = a.encoded.wire();
+            to[at] = (byte) ((a.authoritative ? F_AA : 0) | (ownQname ? F_QNAME : 0) | (a.danglingTarget == null ? 0 : F_DANGLING));
+            Encoded.put16(to, at + 1, a.encoded.rcode());
+            Encoded.put16(to, at + 3, a.qtype);
+            Encoded.put16(to, at + 5, a.qclass);
+            put64(to, at + 7, a.cacheTtl);
+            put64(to, at + 15, a.minAnswerTtl);
+            Encoded.put16(to, at + 23, a.cnameLinks);
+            Encoded.put32(to, at + WIRE_LENGTH_AT, wire.length);
+            Encoded.put16(to, at + 29, ttls.length);
+            int p = at + TTLS_AT;
+            for (int off : ttls) {
+                Encoded.put16(to, p, off);
+                p += 2;
+            }
+            System.arraycopy(wire, 0, to, p, wire.length);
+            p += wire.length;
+            if (ownQname) {
+                p = text(a.qname, to, p);
+            }
+            if (a.danglingTarget != null) {
+                text(a.danglingTarget, to, p);
+            }
+        }
+
+        @Override
+        public Answer read(DnsCache.Key key, byte[] b, int at, int length) {
+            int flags = b[at];
+            int rcode = Message.u16(b, at + 1);
+            int ttlCount = Message.u16(b, at + 29);
+            int[] ttls = new int[ttlCount];
+            int p = at + TTLS_AT;
+            for (int i = 0; i < ttlCount; i++, p += 2) {
+                ttls[i] = Message.u16(b, p);
+            }
+            int wireLength = (int) Message.u32(b, at + WIRE_LENGTH_AT);
+            byte[] wire = java.util.Arrays.copyOfRange(b, p, p + wireLength);
+            p += wireLength;
+            String qname = key.name();
+            if ((flags & F_QNAME) != 0) {
+                int n = Message.u16(b, p);
+                qname = new String(b, p + 2, n, java.nio.charset.StandardCharsets.UTF_8);
+                p += 2 + n;
+            }
+            String dangling = null;
+            if ((flags & F_DANGLING) != 0) {
+                dangling = new String(b, p + 2, Message.u16(b, p), java.nio.charset.StandardCharsets.UTF_8);
+            }
+            return new Answer(qname, Message.u16(b, at + 3), Message.u16(b, at + 5), rcode, (flags & F_AA) != 0,
+                    new Encoded(wire, ttls, rcode), get64(b, at + 7), get64(b, at + 15), dangling, Message.u16(b, at + 23));
+        }
+
+        private static byte[] utf8(String s) {
+            return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        private static int text(String s, byte[] to, int at) {
+            byte[] t = utf8(s);
+            Encoded.put16(to, at, t.length);
+            System.arraycopy(t, 0, to, at + 2, t.length);
+            return at + 2 + t.length;
+        }
+
+        private static void put64(byte[] b, int at, long v) {
+            Encoded.put32(b, at, v >>> 32);
+            Encoded.put32(b, at + 4, v & 0xFFFF_FFFFL);
+        }
+
+        private static long get64(byte[] b, int at) {
+            return (Message.u32(b, at) << 32) | Message.u32(b, at + 4);
+        }
+    }
+
+    /**
+     * A cache hit for a plain query answered from the cached form at {@code at} of {@code blob}
+     * without making the answer: the same bytes {@link lookout.engine.dns.wire.Responses#stampInto}
+     * gives for it, into {@code out}; their length, or -1 when the answer has a CNAME to follow or
+     * does not fit the client (then the resolver has the question).
+     */
+    public static int stampCached(byte[] out, byte[] blob, int at, PlainQuery q, long elapsedSeconds) {
+        if ((blob[at] & F_DANGLING) != 0) {
+            return -1;
+        }
+        int ttlCount = Message.u16(blob, at + 29);
+        int wireAt = at + TTLS_AT + 2 * ttlCount;
+        int full = Responses.copyInto(out, blob, wireAt, (int) Message.u32(blob, at + WIRE_LENGTH_AT),
+                Message.u16(blob, at + 1), q);
+        if (full >= 0 && elapsedSeconds > 0) {
+            for (int i = 0, p = at + TTLS_AT; i < ttlCount; i++, p += 2) {
+                Responses.lowerTtl(out, Message.u16(blob, p), elapsedSeconds);
+            }
+        }
+        return full;
     }
 
     public boolean nxdomain() {

@@ -204,12 +204,12 @@ public record Encoded(byte[] wire, int[] ttlOffsets, int rcode) {
         return pos + 1;
     }
 
-    static void put16(byte[] b, int off, int v) {
+    public static void put16(byte[] b, int off, int v) {
         b[off] = (byte) (v >>> 8);
         b[off + 1] = (byte) v;
     }
 
-    static void put32(byte[] b, int off, long v) {
+    public static void put32(byte[] b, int off, long v) {
         b[off] = (byte) (v >>> 24);
         b[off + 1] = (byte) (v >>> 16);
         b[off + 2] = (byte) (v >>> 8);

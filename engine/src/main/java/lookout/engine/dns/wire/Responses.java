@@ -38,8 +38,7 @@ public final class Responses {
         System.arraycopy(w, 0, r, 0, w.length);
         if (elapsedSeconds > 0) {
             for (int off : e.ttlOffsets()) {
-                long ttl = Message.u32(r, off) - elapsedSeconds;
-                Encoded.put32(r, off, Math.max(0, ttl));
+                lowerTtl(r, off, elapsedSeconds);
             }
         }
         finishHeader(r, q.id, q.flags, q.raw, q.questionLength, q.ednsDo, e.rcode(), opt, ede, w.length);
@@ -89,19 +88,34 @@ public final class Responses {
      */
     public static int stampInto(byte[] out, Encoded e, PlainQuery q, long elapsedSeconds) {
         byte[] w = e.wire();
-        int full = w.length + (q.edns ? 11 : 0);
-        if (full > q.maxSize() || full > out.length || w.length < 12 + q.questionLength) {
-            return -1;
-        }
-        System.arraycopy(w, 0, out, 0, w.length);
-        if (elapsedSeconds > 0) {
+        int full = copyInto(out, w, 0, w.length, e.rcode(), q);
+        if (full >= 0 && elapsedSeconds > 0) {
             for (int off : e.ttlOffsets()) {
-                long ttl = Message.u32(out, off) - elapsedSeconds;
-                Encoded.put32(out, off, Math.max(0, ttl));
+                lowerTtl(out, off, elapsedSeconds);
             }
         }
-        finishHeader(out, q.id, q.flags, q.raw, q.questionLength, q.ednsDo, e.rcode(), q.edns, null, w.length);
         return full;
+    }
+
+    /**
+     * {@link #stampInto(byte[], Encoded, PlainQuery)} for an encoded response kept elsewhere than
+     * in an {@link Encoded} ({@code length} bytes of {@code from} at {@code at}, e.g. a cache
+     * entry's): the answer's length in {@code out}, or -1 when it does not fit the client. TTLs
+     * are left as they are: {@link #lowerTtl} each.
+     */
+    public static int copyInto(byte[] out, byte[] from, int at, int length, int rcode, PlainQuery q) {
+        int full = length + (q.edns ? 11 : 0);
+        if (full > q.maxSize() || full > out.length || length < 12 + q.questionLength) {
+            return -1;
+        }
+        System.arraycopy(from, at, out, 0, length);
+        finishHeader(out, q.id, q.flags, q.raw, q.questionLength, q.ednsDo, rcode, q.edns, null, length);
+        return full;
+    }
+
+    /** The TTL at {@code offset} lowered by {@code elapsedSeconds}, never below 0 (a cache hit). */
+    public static void lowerTtl(byte[] r, int offset, long elapsedSeconds) {
+        Encoded.put32(r, offset, Math.max(0, Message.u32(r, offset) - elapsedSeconds));
     }
 
     /**
