@@ -19,8 +19,11 @@ import lookout.engine.net.HostPort;
  *
  * <p>Under churn (a flood of one-off names filling the table again and again) a new name is
  * admitted only once in {@link #admitEvery()} misses: the stride doubles, up to 64, each time the
- * table fills within {@code 4 × capacity} searches of the last decay, and is 1 again after
- * {@code 4 × capacity} searches without one.
+ * table fills within {@code 4 × capacity × stride} searches of the last decay, and is 1 again after
+ * that many searches without one. The window grows with the stride because at stride s a fill
+ * takes s × capacity misses: a window of a fixed 4 × capacity ran out before a strided fill could
+ * finish, so a steady flood fell back to stride 1 and a third of its searches made an entry (a
+ * uniform draw from 100 000 names, the PVA responder benchmark's load).
  * A name searched steadily still gets in after a few searches; the flood costs a map miss per
  * search instead of an entry made and forgotten (bench/results/pva-server.md).
  */
@@ -46,7 +49,7 @@ final class TopNames {
 
     /** Hot path: no formatting, no wall clock — both happen only when a snapshot is built. */
     void searched(String name, InetSocketAddress client, long nowNanos) {
-        if (++searchesSinceDecay > 4L * capacity) {
+        if (++searchesSinceDecay > churnWindow()) {
             admitEvery = 1; // no churn for a while: every new name counts again
         }
         Entry e = entries.get(name);
@@ -67,7 +70,7 @@ final class TopNames {
     }
 
     private void decay() {
-        admitEvery = searchesSinceDecay < 4L * capacity ? Math.min(admitEvery * 2, MAX_ADMIT_EVERY) : 1;
+        admitEvery = searchesSinceDecay < churnWindow() ? Math.min(admitEvery * 2, MAX_ADMIT_EVERY) : 1;
         searchesSinceDecay = 0;
         for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
             Entry e = it.next();
@@ -79,6 +82,11 @@ final class TopNames {
         if (entries.size() >= capacity) {
             entries.clear(); // every name searched equally often: start over
         }
+    }
+
+    /** Searches within which a refill of the table counts as churn (at the present stride). */
+    private long churnWindow() {
+        return 4L * capacity * admitEvery;
     }
 
     int size() {

@@ -62,6 +62,7 @@ public final class PvaServerBench {
             }
             case "serve-core" -> serveCore();
             case "serve-lookout" -> serveLookout();
+            case "ab" -> ab(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]));
             default -> run(Integer.parseInt(args.length > 1 ? args[1] : "10"), Integer.parseInt(args.length > 2 ? args[2] : "32"));
         }
     }
@@ -151,12 +152,17 @@ public final class PvaServerBench {
     }
 
     static Server spawn(String mode) throws Exception {
+        return spawn(mode, System.getProperty("java.class.path"), mode);
+    }
+
+    /** A server JVM running {@code mode} of the PvaServerBench found on {@code classPath} (another build's, for A/B runs). */
+    static Server spawn(String mode, String classPath, String tag) throws Exception {
         List<String> cmd = new java.util.ArrayList<>(List.of(java(), "-Xmx512m", "-XX:+UseParallelGC"));
         String jfr = System.getenv("PVA_BENCH_JFR"); // a Flight Recorder profile of each server: FILE-MODE.jfr
         if (jfr != null && !jfr.isBlank()) {
-            cmd.add("-XX:StartFlightRecording=filename=" + jfr + "-" + mode + ".jfr,settings=" + System.getenv().getOrDefault("PVA_BENCH_JFC", "profile"));
+            cmd.add("-XX:StartFlightRecording=filename=" + jfr + "-" + tag + ".jfr,settings=" + System.getenv().getOrDefault("PVA_BENCH_JFC", "profile"));
         }
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), PvaServerBench.class.getName(), mode));
+        cmd.addAll(List.of("-cp", classPath, PvaServerBench.class.getName(), mode));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         var in = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()));
         String line;
@@ -205,6 +211,88 @@ public final class PvaServerBench {
             lookout.process().waitFor(20, TimeUnit.SECONDS);
             core.process().waitFor(20, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * This build's responder against another build's (PVA_BENCH_OTHER_CP, its classes and
+     * dependencies; PVA_BENCH_OTHER_LABEL names it) in one run: both servers up at once, the same
+     * JVM options and load generator, a warm-up of each per search size, then {@code rounds}
+     * measurements of each, alternating which goes first, each round's ratio and their median.
+     * Same-run pairs take out what drifts between separate runs of the script (the machine's
+     * other tenants, its clock).
+     */
+    static void ab(int seconds, int window, int rounds) throws Exception {
+        String otherCp = System.getenv("PVA_BENCH_OTHER_CP");
+        if (otherCp == null || otherCp.isBlank()) {
+            throw new IllegalArgumentException("PVA_BENCH_OTHER_CP: the other build's class path");
+        }
+        String label = System.getenv().getOrDefault("PVA_BENCH_OTHER_LABEL", "other");
+        // PVA_BENCH_FRESH=1: new server JVMs for each search size, so that no size is measured on
+        // code the JIT compiled for another size's profile (the default keeps them for the run)
+        boolean fresh = "1".equals(System.getenv("PVA_BENCH_FRESH"));
+        Server[] servers = {spawn("serve-lookout", System.getProperty("java.class.path"), "this"),
+                spawn("serve-lookout", otherCp, "other")};
+        try {
+            String sizes = System.getenv().getOrDefault("PVA_BENCH_SIZES", "1 4 30").trim();
+            int warmup = Integer.parseInt(System.getenv().getOrDefault("PVA_BENCH_WARMUP", "5").trim());
+            System.out.printf("A/B: this build against %s; %d s per measurement, %d rounds, %d-s warm-ups, window %d, load generator %s%s%n",
+                    label, seconds, rounds, warmup, window, System.getenv("PVA_LOAD") == null ? "Java" : "C",
+                    fresh ? ", new server JVMs for each size" : "");
+            boolean first = true;
+            for (int perMessage : java.util.Arrays.stream(sizes.split("[ ,]+")).mapToInt(Integer::parseInt).toArray()) {
+                if (fresh && !first) {
+                    stop(servers);
+                    servers[0] = spawn("serve-lookout", System.getProperty("java.class.path"), "this-" + perMessage);
+                    servers[1] = spawn("serve-lookout", otherCp, "other-" + perMessage);
+                }
+                first = false;
+                Server a = servers[0];
+                Server b = servers[1];
+                phase(a, perMessage, window, warmup);
+                phase(b, perMessage, window, warmup);
+                double[] ratios = new double[rounds];
+                double[] cpuRatios = new double[rounds];
+                for (int r = 0; r < rounds; r++) {
+                    Result ra;
+                    Result rb;
+                    if (r % 2 == 0) {
+                        ra = phase(a, perMessage, window, seconds);
+                        rb = phase(b, perMessage, window, seconds);
+                    } else {
+                        rb = phase(b, perMessage, window, seconds);
+                        ra = phase(a, perMessage, window, seconds);
+                    }
+                    print("this", perMessage, ra);
+                    print(label, perMessage, rb);
+                    ratios[r] = ra.namesPerSecond() / rb.namesPerSecond();
+                    cpuRatios[r] = (ra.serverCpuNanos / Math.max(1, ra.names)) / (rb.serverCpuNanos / Math.max(1, rb.names));
+                    System.out.printf("round %d, %d name(s): this/%s %.3f x names/s, %.3f x CPU per name%n", r + 1, perMessage,
+                            label, ratios[r], cpuRatios[r]);
+                }
+                java.util.Arrays.sort(ratios);
+                java.util.Arrays.sort(cpuRatios);
+                System.out.printf("median over %d rounds, %d name(s) per search: this/%s %.3f x names/s (%.3f-%.3f), %.3f x CPU per name%n",
+                        rounds, perMessage, label, median(ratios), ratios[0], ratios[rounds - 1], median(cpuRatios));
+            }
+        } finally {
+            stop(servers);
+        }
+    }
+
+    private static void stop(Server[] servers) throws Exception {
+        for (Server s : servers) {
+            s.process().getOutputStream().close();
+        }
+        for (Server s : servers) {
+            if (!s.process().waitFor(20, TimeUnit.SECONDS)) {
+                s.process().destroyForcibly();
+            }
+        }
+    }
+
+    private static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     static ResolvedNames tableLookup(Map<String, ResolvedNames.Resolution> table) {

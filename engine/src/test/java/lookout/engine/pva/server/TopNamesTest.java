@@ -49,12 +49,33 @@ class TopNamesTest {
         assertThat(top.get(0).name()).isEqualTo("steady:pv");
         assertThat(top.get(0).count()).isBetween(1L, (long) steady);
 
-        // the flood over: after 4 × capacity searches without a decay, every new name counts again
-        for (int i = 0; i < 4 * 64 + 1; i++) {
+        // the flood over: after 4 × capacity × stride searches without a decay, every new name counts again
+        long window = 4L * 64 * t.admitEvery();
+        for (int i = 0; i < window + 1; i++) {
             t.searched("steady:pv", A, now++);
         }
         assertThat(t.admitEvery()).isEqualTo(1);
         t.searched("newcomer:pv", A, now++);
         assertThat(t.top(100, now, Instant.EPOCH)).extracting(SearchedName::name).contains("newcomer:pv");
+    }
+
+    /**
+     * A steady flood drawn from far more names than the table holds (the responder benchmark's
+     * load: every search a miss) settles at the widest stride and stays there, so only one miss in
+     * 64 makes an entry; the table stays bounded.
+     */
+    @Test
+    void aSteadyFloodSettlesAtTheWidestStride() {
+        TopNames t = new TopNames(64);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        int widest = 0;
+        for (int i = 0; i < 400_000; i++) {
+            t.searched("flood:" + random.nextInt(100_000), B, i);
+            assertThat(t.size()).isLessThanOrEqualTo(64);
+            if (i >= 300_000) {
+                widest += t.admitEvery() == 64 ? 1 : 0;
+            }
+        }
+        assertThat(widest).as("searches of the last 100 000 at stride 64").isEqualTo(100_000);
     }
 }
