@@ -19,8 +19,23 @@ public record SearchRequest(int sequenceId, int flags, InetAddress replyAddress,
                             List<String> protocols, List<Name> names) implements PvaMessage {
 
     public SearchRequest {
-        protocols = List.copyOf(protocols);
-        names = List.copyOf(names);
+        protocols = frozen(protocols);
+        names = frozen(names);
+    }
+
+    /**
+     * An unmodifiable copy of one class whatever its size. {@code List.copyOf} gives one class
+     * for one or two elements and another for more; the responder's loops over a search's names
+     * were compiled for the first after a run of one-name searches, and every larger search then
+     * took a class-check trap until the JIT gave up inlining there: 30-name searches 18 % slower
+     * for the rest of the run (bench/RESULTS.md, issue 13 A/B).
+     */
+    private static <T> List<T> frozen(List<T> list) {
+        ArrayList<T> copy = new ArrayList<>(list);
+        for (T t : copy) {
+            java.util.Objects.requireNonNull(t);
+        }
+        return java.util.Collections.unmodifiableList(copy);
     }
 
     /** One searched name. */
