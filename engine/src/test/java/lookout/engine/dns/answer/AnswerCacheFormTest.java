@@ -10,6 +10,7 @@ import lookout.engine.dns.cache.DnsCache;
 import lookout.engine.dns.wire.Encoded;
 import lookout.engine.dns.wire.Names;
 import lookout.engine.dns.wire.PlainQuery;
+import lookout.engine.dns.wire.PlainQueryTest;
 import lookout.engine.dns.wire.Responses;
 import lookout.engine.dns.wire.Rr;
 import lookout.engine.dns.wire.RrType;
@@ -103,29 +104,13 @@ class AnswerCacheFormTest {
         assertThat(roundTrip("app.example.com.", a).danglingTarget()).isEqualTo("web1.example.net.");
     }
 
-    /** A query for {@code name}: ID 0x4321, RD and CD, EDNS (payload 1232) when asked, the name spelled as given. */
+    /** A plain query for {@code name} as {@link PlainQueryTest#query} writes it, with CD set too (the client's bits are kept). */
     private static PlainQuery query(String name, int type, boolean edns) {
-        byte[] n = Names.toWire(name);
+        byte[] m = PlainQueryTest.query(name, type, edns, false);
+        m[3] |= 0x10;
         PlainQuery q = new PlainQuery();
-        byte[] m = q.raw;
-        Arrays.fill(m, (byte) 0);
-        m[0] = 0x43;
-        m[1] = 0x21;
-        m[2] = 0x01;
-        m[3] = 0x10;
-        m[5] = 1;
-        m[11] = (byte) (edns ? 1 : 0);
-        System.arraycopy(n, 0, m, 12, n.length);
-        int p = 12 + n.length;
-        Encoded.put16(m, p, type);
-        Encoded.put16(m, p + 2, RrType.IN);
-        p += 4;
-        if (edns) {
-            Encoded.put16(m, p + 1, RrType.OPT);
-            Encoded.put16(m, p + 3, 1232);
-            p += 11;
-        }
-        q.length = p;
+        System.arraycopy(m, 0, q.raw, 0, m.length);
+        q.length = m.length;
         assertThat(q.read()).as("a plain query").isTrue();
         return q;
     }

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
  * whatever it takes, the general decoder reads the same way (name, type, EDNS) — so the fast path
  * can never answer a question the resolver would have read differently.
  */
-class PlainQueryTest {
+public class PlainQueryTest {
 
     /** A query: ID 0x1234, RD, one question, EDNS with payload 1232 and DO when asked. */
-    static byte[] query(String name, int type, boolean edns, boolean dnssecOk) {
+    public static byte[] query(String name, int type, boolean edns, boolean dnssecOk) {
         byte[] n = Names.toWire(name);
         byte[] q = new byte[12 + n.length + 4 + (edns ? 11 : 0)];
         q[0] = 0x12;
