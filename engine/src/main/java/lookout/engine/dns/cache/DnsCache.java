@@ -115,7 +115,10 @@ public final class DnsCache<V> {
 
     /** The slot holding {@code key}, or {@link #NONE}. */
     private int slotOf(Key key) {
-        int h = hash(key);
+        return slotOf(key, hash(key));
+    }
+
+    private int slotOf(Key key, int h) {
         int tc = typeClass(key);
         String name = key.name();
         for (int s = buckets[h & (buckets.length - 1)]; s != NONE; s = chain[s]) {
@@ -126,8 +129,12 @@ public final class DnsCache<V> {
         return NONE;
     }
 
+    private static int nameLength(byte[] blob) {
+        return ((blob[0] & 0xFF) << 8) | (blob[1] & 0xFF);
+    }
+
     private static boolean sameName(byte[] blob, String name) {
-        int n = ((blob[0] & 0xFF) << 8) | (blob[1] & 0xFF);
+        int n = nameLength(blob);
         if (n != name.length()) {
             return false;
         }
@@ -168,8 +175,7 @@ public final class DnsCache<V> {
 
     /** Where the entry's value starts in its {@link #blob}. */
     public int valueAt(int slot) {
-        byte[] b = blobs[slot];
-        return NAME_AT + (((b[0] & 0xFF) << 8) | (b[1] & 0xFF));
+        return NAME_AT + nameLength(blobs[slot]);
     }
 
     public long storedAt(int slot) {
@@ -245,7 +251,8 @@ public final class DnsCache<V> {
             b[NAME_AT + i] = (byte) name.charAt(i);
         }
         codec.write(key, value, b, NAME_AT + n);
-        int s = slotOf(key);
+        int h = hash(key);
+        int s = slotOf(key, h);
         if (s != NONE) {
             remove(s);
         }
@@ -253,7 +260,6 @@ public final class DnsCache<V> {
             remove(oldest);
         }
         s = newSlot();
-        int h = hash(key);
         hashes[s] = h;
         typeClass[s] = typeClass(key);
         storedAt[s] = now;
@@ -389,7 +395,7 @@ public final class DnsCache<V> {
 
     private Key keyOf(int s) {
         byte[] b = blobs[s];
-        int n = ((b[0] & 0xFF) << 8) | (b[1] & 0xFF);
+        int n = nameLength(b);
         String name = new String(b, NAME_AT, n, java.nio.charset.StandardCharsets.US_ASCII);
         return new Key(name, typeClass[s] >>> 16, typeClass[s] & 0xFFFF);
     }
