@@ -133,9 +133,8 @@ class KillDuringApplyTest {
 
     private static Process child(Path conf, Path a, Path b) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "--add-modules", "jdk.incubator.foreign",
-                "--enable-native-access=ALL-UNNAMED", "-cp", classPath(), ApplyLoop.class.getName(), conf.toString(),
-                a.toString(), b.toString()));
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", classPath(), ApplyLoop.class.getName(),
+                conf.toString(), a.toString(), b.toString()));
         return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
 
