@@ -19,8 +19,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.TableView;
+import javafx.scene.text.Text;
 import javafx.stage.Stage;
 import lookout.console.pva.ChannelRow;
 import lookout.engine.config.ConfigResult;
@@ -126,6 +129,34 @@ class WhyPanelFXTest {
         return robot.lookup("#whyDiagnosis").queryAs(Label.class).getText();
     }
 
+    /**
+     * The panel's title, diagnosis and checks as drawn, each one that is not drawn whole (a
+     * wrapped label too short for its lines is drawn cut: "What to check:…"); whitespace folded,
+     * since wrapping breaks lines where the text has spaces.
+     */
+    private static List<String> drawnCut(FxRobot robot) throws Exception {
+        WaitForAsyncUtils.waitForFxEvents();
+        return fx(() -> {
+            List<String> cut = new ArrayList<>();
+            for (String id : List.of("#whyTitle", "#whyDiagnosis", "#whyChecks")) {
+                Labeled l = robot.lookup(id).queryAs(Labeled.class);
+                if (!l.isVisible() || l.getText().isEmpty()) {
+                    continue;
+                }
+                String drawn = l.getChildrenUnmodifiable().stream().filter(n -> n instanceof Text)
+                        .map(n -> ((Text) n).getText()).findFirst().orElse("");
+                if (!fold(drawn).equals(fold(l.getText()))) {
+                    cut.add(id + " drawn as \"" + drawn + "\" of \"" + l.getText() + "\"");
+                }
+            }
+            return cut;
+        });
+    }
+
+    private static String fold(String s) {
+        return s.replaceAll("\\s+", " ").strip();
+    }
+
     private static String facts(FxRobot robot) throws Exception {
         return fx(() -> CopyFXTest.textOf(robot.lookup("#whyFacts").query()));
     }
@@ -145,6 +176,13 @@ class WhyPanelFXTest {
         assertThat(facts(robot)).contains("Searches: ").contains("an operator searched it")
                 .contains("Servers online: 1: 127.0.0.1:5075");
         assertThat(robot.lookup("#whyDiagnosis").query().getStyleClass()).contains("level-advisory");
+        assertThat(fx(() -> CopyFXTest.textOf(robot.lookup("#whyChecks").query()))).startsWith("What to check:\n• ");
+        assertThat(drawnCut(robot)).isEmpty();
+        // the panel grew to its answer: the facts keep their rows rather than give them to the checks
+        assertThat(fx(() -> {
+            DialogPane pane = robot.lookup("#whyPanel").queryAs(DialogPane.class);
+            return pane.getHeight() - pane.prefHeight(pane.getWidth());
+        })).isGreaterThan(-1.0);
     }
 
     @Test
@@ -182,6 +220,7 @@ class WhyPanelFXTest {
                 .doesNotContain("Exception");
         assertThat(robot.lookup("#whyDiagnosis").query().getStyleClass()).contains("level-alarm");
         assertThat(fx(() -> CopyFXTest.textOf(robot.lookup("#whyChecks").query()))).contains("pva.addr_list");
+        assertThat(drawnCut(robot)).isEmpty();
     }
 
     // ------------------------------------------------------------------ fake servers

@@ -1,17 +1,23 @@
 package lookout.console.widgets;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import javafx.geometry.Rectangle2D;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
+import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.stage.Modality;
+import javafx.stage.Screen;
+import javafx.stage.Window;
 
 /**
  * Draws a {@link Why}: the facts as selectable text, the diagnosis as an indicator (colour, icon,
@@ -21,6 +27,33 @@ import javafx.stage.Modality;
 public final class WhyPanel {
 
     private WhyPanel() {
+    }
+
+    /**
+     * Makes the dialog as tall as its content now wants, within the screen it is on, when the
+     * answer came in longer than what it was opened with ("Asking the engine…"); never shrinks
+     * it, so a panel the operator enlarged stays as they made it.
+     */
+    private static void growToFit(Dialog<Void> d) {
+        DialogPane pane = d.getDialogPane();
+        if (pane.getScene() == null || pane.getScene().getWindow() == null || !d.isShowing()) {
+            return;
+        }
+        pane.applyCss();
+        pane.layout();
+        double extra = pane.prefHeight(pane.getWidth()) - pane.getHeight();
+        if (extra <= 0) {
+            return;
+        }
+        Window w = pane.getScene().getWindow();
+        List<Screen> screens = Screen.getScreensForRectangle(w.getX(), w.getY(), Math.max(1, w.getWidth()),
+                Math.max(1, w.getHeight()));
+        Rectangle2D bounds = (screens.isEmpty() ? Screen.getPrimary() : screens.get(0)).getVisualBounds();
+        double height = Math.min(w.getHeight() + extra, bounds.getHeight());
+        w.setHeight(height);
+        if (w.getY() + height > bounds.getMaxY()) {
+            w.setY(Math.max(bounds.getMinY(), bounds.getMaxY() - height));
+        }
     }
 
     /** Shows {@code why} once (no refresh). */
@@ -45,6 +78,8 @@ public final class WhyPanel {
         title.setId("whyTitle");
         title.getStyleClass().add("pane-title");
         title.setWrapText(true);
+        // a wrapped label keeps every line it needs: the facts (which scroll) give up the room
+        title.setMinHeight(Region.USE_PREF_SIZE);
         TextArea facts = new TextArea();
         facts.setId("whyFacts");
         facts.setEditable(false);
@@ -56,11 +91,13 @@ public final class WhyPanel {
         diagnosis.getStyleClass().add("indicator");
         diagnosis.setWrapText(true);
         diagnosis.setMaxWidth(Double.MAX_VALUE);
+        diagnosis.setMinHeight(Region.USE_PREF_SIZE);
         Indicator level = new Indicator();
         IndicatorLabel.bind(diagnosis, level);
         Label checks = new Label();
         checks.setId("whyChecks");
         checks.setWrapText(true);
+        checks.setMinHeight(Region.USE_PREF_SIZE);
         Button copy = new Button("Copy");
         copy.setId("whyCopy");
         Button refresh = new Button("Refresh");
@@ -92,6 +129,7 @@ public final class WhyPanel {
                 checks.setText(w.checks().isEmpty() ? "" : "What to check:\n• " + String.join("\n• ", w.checks()));
                 checks.setVisible(!w.checks().isEmpty());
                 checks.setManaged(!w.checks().isEmpty());
+                growToFit(d);
             });
         };
         refresh.setOnAction(e -> load.run());
