@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
@@ -38,9 +39,11 @@ class CutOffFXTest {
         this.stage = stage;
         dir = Files.createTempDirectory("lookout-fx");
         console = new TestConsole(dir);
+        // three listen addresses: the resolver's detail line is long enough to wrap at 1280
         ConfigResult initial = console.parse(TestConsole.with(
                 "  scopes => { corp => { domains => [ corp.test. ], servers => [ 127.0.0.1:9 ] } }\n",
-                PoolsPaneFXTest.POOLS), dir);
+                PoolsPaneFXTest.POOLS).replace("listen => [ 127.0.0.1:0 ]",
+                "listen => [ 127.0.0.1:0, 127.0.0.2:0, 127.0.0.3:0 ]"), dir);
         assertThat(initial.problems()).isEmpty();
         window = new ConsoleWindow(console.engine, console.loader);
         window.open(initial, initial.config().source().name(), initial.config().source().text());
@@ -133,6 +136,27 @@ class CutOffFXTest {
             });
             assertThat(headers).as(pane + " headers").isEmpty();
         }
+    }
+
+    @Test
+    void paneTitlesAndStatesAreNotCutByALongDetailAtTwelveEighty(FxRobot robot) throws Exception {
+        at1280(robot);
+        Map<String, String> status = Map.of(ConsoleWindow.RESOLVER, "#resolverStatus", ConsoleWindow.POOLS, "#poolsStatus",
+                ConsoleWindow.PVA, "#pvaStatus");
+        waitFor(() -> robot.lookup("#resolverDetail").queryAs(Label.class).getText().contains("127.0.0.3:"));
+        for (var pane : status.entrySet()) {
+            robot.interact(() -> window.mainView().select(pane.getKey()));
+            WaitForAsyncUtils.waitForFxEvents();
+            Label state = robot.lookup(pane.getValue()).queryAs(Label.class);
+            waitFor(() -> fx(() -> !state.getText().isEmpty()));
+            WaitForAsyncUtils.waitForFxEvents();
+            assertThat(fx(() -> cut(state.getParent()))).as(pane.getKey() + " header").isEmpty();
+        }
+        // the resolver's detail is the long one: it wraps beside a title and state drawn whole
+        assertThat(fx(() -> {
+            Label detail = robot.lookup("#resolverDetail").queryAs(Label.class);
+            return detail.getHeight() / detail.prefHeight(-1); // its height in lines of its own
+        })).isGreaterThan(1.8);
     }
 
     /** Whether a node is on the pane shown now. */
