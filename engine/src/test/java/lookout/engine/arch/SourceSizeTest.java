@@ -62,11 +62,11 @@ class SourceSizeTest {
     /** Every Java file under a {@code src/main/java} below {@code root}, build output left out. */
     static List<Path> mainSources(Path root) throws IOException {
         try (Stream<Path> walk = Files.walk(root)) {
-            return walk.filter(p -> p.toString().endsWith(".java"))
-                    .filter(p -> p.toString().replace('\\', '/').contains("/src/main/java/"))
-                    .filter(p -> !p.toString().replace('\\', '/').contains("/target/"))
-                    .filter(p -> !p.toString().replace('\\', '/').contains("/.git/"))
-                    .sorted().toList();
+            return walk.filter(p -> {
+                String path = p.toString().replace('\\', '/');
+                return path.endsWith(".java") && path.contains("/src/main/java/") && !path.contains("/target/")
+                        && !path.contains("/.git/");
+            }).sorted().toList();
         }
     }
 
