@@ -106,6 +106,23 @@ public record NetError(int errno, String message, Throwable cause) {
     }
 
     /**
+     * What an operator reads for a failed connection: the kernel's answer in a few words where its
+     * errno says it (Netty's own text is "finishConnect(..) failed with error(-111): Connection
+     * refused: /127.0.0.1:5075", its address repeating what the reader already has), else the
+     * message.
+     */
+    public String brief() {
+        return switch (errno) {
+            case ECONNREFUSED -> "connection refused";
+            case ECONNRESET -> "connection reset";
+            case ETIMEDOUT -> "timed out";
+            case EHOSTUNREACH, EHOSTDOWN -> "host unreachable";
+            case ENETUNREACH, ENETDOWN -> "network unreachable";
+            default -> message;
+        };
+    }
+
+    /**
      * True for errors of this host's resources rather than of the peer or the path, seed 000
      * §4.6.2's list: out of descriptors (EMFILE, ENFILE), memory or buffers (ENOMEM, ENOBUFS),
      * local addresses (EADDRNOTAVAIL, EADDRINUSE), or not permitted (EACCES, EPERM: a firewall

@@ -97,4 +97,16 @@ class NetErrorTest {
         assertThat(NetError.errnoOf(x)).isEqualTo(NetError.EPERM);
         assertThat(x).hasMessage("sendmmsg: Die Operation ist nicht erlaubt");
     }
+
+    @Test
+    void aBriefReasonComesFromTheErrnoNotTheWords() {
+        Throwable t = catchThrowable(() -> Errors.handleConnectErrno("finishConnect", -NetError.ECONNREFUSED));
+        ConnectException annotated = new ConnectException(t.getMessage() + ": /127.0.0.1:5075");
+        annotated.initCause(t);
+        assertThat(NetError.of(annotated).brief()).isEqualTo("connection refused");
+        assertThat(new NetError(NetError.ETIMEDOUT, "m", null).brief()).isEqualTo("timed out");
+        assertThat(new NetError(NetError.EHOSTUNREACH, "m", null).brief()).isEqualTo("host unreachable");
+        // no errno: the message as it is
+        assertThat(NetError.of(new SocketException("Zu viele offene Dateien")).brief()).isEqualTo("Zu viele offene Dateien");
+    }
 }

@@ -73,10 +73,25 @@ final class ChannelRegistry {
     /** Resolved channels by endpoint, with the GUID of the last one: what the claims rest on. */
     private final Map<InetSocketAddress, Claimed> byEndpoint = new HashMap<>();
 
-    /** The resolved channels of one endpoint. */
+    /**
+     * The resolved channels of one endpoint: how many, the GUID of the last one, and how many each
+     * GUID claimed (one, unless the endpoint's server was replaced while some of its names stayed
+     * resolved): a beacon vouches for an endpoint's claims only when they are all its own GUID's.
+     */
     static final class Claimed {
         int channels;
         Guid guid;
+        final Map<Guid, Integer> byGuid = new HashMap<>(2);
+
+        /** The one GUID every channel here was claimed by, or null when there are several. */
+        Guid soleGuid() {
+            return byGuid.size() == 1 ? byGuid.keySet().iterator().next() : null;
+        }
+
+        /** True when some channel here was claimed by another server than {@code g}. */
+        boolean claimedByOtherThan(Guid g) {
+            return byGuid.size() > 1 || !byGuid.containsKey(g);
+        }
     }
 
     ChannelRegistry(Searching searching, Refusals refusals, ClientCounters counters) {
@@ -225,6 +240,7 @@ final class ChannelRegistry {
         Claimed k = byEndpoint.computeIfAbsent(endpoint, e -> new Claimed());
         k.channels++;
         k.guid = guid;
+        k.byGuid.merge(guid, 1, Integer::sum);
         Resolution res = resolution(c);
         listeners.forEach(l -> safely(() -> l.resolved(res)));
     }
@@ -241,6 +257,20 @@ final class ChannelRegistry {
     /** Whatever claimed these channels at {@code endpoint} failed its check: as {@link #withdraw}, any GUID. */
     int withdrawEndpoint(InetSocketAddress endpoint) {
         return withdrawIf(c -> endpoint.equals(c.endpoint), endpoint);
+    }
+
+    /**
+     * {@code guid} announced itself at {@code endpoint} (a beacon, a discovery answer): the channels
+     * resolved there to another GUID rest on a server that no longer holds that TCP endpoint — a
+     * TCP endpoint is one server, and a changed GUID is a restart (seed 002 §3.4) —, so they are
+     * withdrawn as {@link #withdraw} does. Returns how many; cheap when there are none.
+     */
+    int withdrawOthers(Guid guid, InetSocketAddress endpoint) {
+        Claimed k = byEndpoint.get(endpoint);
+        if (k == null || !k.claimedByOtherThan(guid)) {
+            return 0;
+        }
+        return withdrawIf(c -> endpoint.equals(c.endpoint) && !guid.equals(c.guid), endpoint);
     }
 
     private int withdrawIf(java.util.function.Predicate<PvChannel> which, InetSocketAddress endpoint) {
@@ -269,7 +299,11 @@ final class ChannelRegistry {
 
     private void uncount(PvChannel c) {
         Claimed k = byEndpoint.get(c.endpoint);
-        if (k != null && --k.channels <= 0) {
+        if (k == null) {
+            return;
+        }
+        k.byGuid.computeIfPresent(c.guid, (g, n) -> n > 1 ? n - 1 : null);
+        if (--k.channels <= 0) {
             byEndpoint.remove(c.endpoint);
         }
     }
@@ -281,6 +315,7 @@ final class ChannelRegistry {
             Claimed c = new Claimed();
             c.channels = k.channels;
             c.guid = k.guid;
+            c.byGuid.putAll(k.byGuid);
             out.put(e, c);
         });
         return out;

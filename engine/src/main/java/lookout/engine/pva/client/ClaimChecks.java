@@ -15,6 +15,7 @@ import lookout.engine.api.Severity;
 import lookout.engine.api.Subsystem;
 import lookout.engine.net.HostPort;
 import lookout.engine.pva.beacon.ServerTable;
+import lookout.engine.pva.wire.Guid;
 
 /**
  * Claims that follow their server's life. A resolution is a promise about the future (seed 002
@@ -25,6 +26,10 @@ import lookout.engine.pva.beacon.ServerTable;
  * validation handshake included, and when that fails its channels search again from the next
  * tick ("TCP lost while Active", §3.6), backoff restarted. A server restarted on another endpoint
  * is then found, and claimed, again.
+ *
+ * <p>A beacon vouches only for its own GUID: beacons from the claimed endpoint with another GUID
+ * (another server announcing that address and port, rightly or not) say nothing of whether the
+ * server that made the claims still lives, so those claims are checked like a silent server's.
  *
  * <p>Every timer on the injected scheduler (the probe's connect and handshake deadlines too).
  * Concurrency: engine loop only (probe outcomes hop in).
@@ -102,8 +107,9 @@ final class ClaimChecks {
             inFlight += c.inFlight ? 1 : 0;
         }
         List<InetSocketAddress> due = new ArrayList<>();
-        for (InetSocketAddress e : claimed.keySet()) {
-            if (beaconedWithin(e, now, after)) {
+        for (Map.Entry<InetSocketAddress, ChannelRegistry.Claimed> at : claimed.entrySet()) {
+            InetSocketAddress e = at.getKey();
+            if (beaconedWithin(e, at.getValue().soleGuid(), now, after)) {
                 continue;
             }
             Check c = checks.computeIfAbsent(e, k -> new Check());
@@ -138,14 +144,26 @@ final class ClaimChecks {
         }
     }
 
-    private boolean beaconedWithin(InetSocketAddress endpoint, long now, long window) {
+    /** True when the server that claimed {@code endpoint}'s names (all of them: {@code guid}) beaconed within {@code window}. */
+    private boolean beaconedWithin(InetSocketAddress endpoint, Guid guid, long now, long window) {
+        ServerTable.Entry e = lastBeacon(endpoint, guid);
+        return e != null && now - e.lastBeacon() <= window;
+    }
+
+    /** The latest beacon at {@code endpoint} from {@code guid} (either protocol), or null; none for a null GUID. */
+    private ServerTable.Entry lastBeacon(InetSocketAddress endpoint, Guid guid) {
+        if (guid == null) {
+            return null;
+        }
+        ServerTable.Entry beacon = null;
         for (String protocol : new String[] {"tcp", "tls"}) {
-            ServerTable.Entry e = servers.get(new ServerTable.Key(endpoint, protocol));
-            if (e != null && e.hasBeacon() && now - e.lastBeacon() <= window) {
-                return true;
+            ServerTable.Entry t = servers.get(new ServerTable.Key(endpoint, protocol));
+            if (t != null && t.hasBeacon() && guid.equals(t.guid())
+                    && (beacon == null || t.lastBeacon() - beacon.lastBeacon() > 0)) {
+                beacon = t;
             }
         }
-        return false;
+        return beacon;
     }
 
     /** Each claimed endpoint and what its claims rest on, for the snapshot. */
@@ -153,13 +171,7 @@ final class ClaimChecks {
         long now = scheduler.nanoTime();
         List<Claim> out = new ArrayList<>();
         registry.claimedEndpoints().forEach((e, k) -> {
-            ServerTable.Entry beacon = null;
-            for (String protocol : new String[] {"tcp", "tls"}) {
-                ServerTable.Entry t = servers.get(new ServerTable.Key(e, protocol));
-                if (t != null && t.hasBeacon() && (beacon == null || t.lastBeacon() - beacon.lastBeacon() > 0)) {
-                    beacon = t;
-                }
-            }
+            ServerTable.Entry beacon = lastBeacon(e, k.soleGuid());
             Check c = checks.get(e);
             boolean recent = beacon != null && now - beacon.lastBeacon() <= after;
             String basis = recent ? "beacons" : c != null && c.ever ? "check" : "reply";

@@ -139,7 +139,7 @@ final class NameServerConnection {
             if (!done.isSuccess()) {
                 deadline.cancel();
                 channel = null;
-                setState(State.DISCONNECTED, NetError.of(done.cause()).message());
+                setState(State.DISCONNECTED, NetError.of(done.cause()).brief());
             } else {
                 // the server speaks first: SET_BYTE_ORDER and CONNECTION_VALIDATION
                 setState(State.VALIDATING, null);

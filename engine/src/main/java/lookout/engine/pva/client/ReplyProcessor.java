@@ -141,6 +141,12 @@ final class ReplyProcessor {
         //    sequence ID is accepted (core-pva answers with 0, PVA-WIRE.md)
         if (r.discoveryReply()) {
             counters.discoveryReplies++;
+            if (port == 0) {
+                // a responder without a TCP listener (Lookout's with its name server off): no
+                // server to list
+                counters.ignored++;
+                return;
+            }
             observe(new ServerTable.Key(endpoint, r.protocol()), r.guid(), version, source, ServerTable.Via.DISCOVERY);
             return;
         }
@@ -189,6 +195,10 @@ final class ReplyProcessor {
         }
         counters.beacons++;
         InetAddress addr = WireAddress.orSource(b.serverAddress(), source.getAddress());
+        if (b.serverPort() == 0) {
+            counters.ignored++; // announces no TCP endpoint: nothing to track
+            return;
+        }
         InetSocketAddress endpoint = new InetSocketAddress(addr, b.serverPort());
         observe(new ServerTable.Key(endpoint, b.protocol()), b.guid(), version, source, ServerTable.Via.BEACON);
     }
@@ -206,8 +216,9 @@ final class ReplyProcessor {
             case RESTARTED -> {
                 events.accept(new EngineEvent.PvaServerRestarted(scheduler.now(), HostPort.format(key.endpoint()),
                         o.previousGuid().toString(), guid.toString()));
-                registry.withdraw(o.previousGuid(), key.endpoint());
+                registry.withdrawOthers(guid, key.endpoint());
                 hurryUp.getAsBoolean();
+                return;
             }
             case REFUSED -> {
                 if (!tableFullReported) {
@@ -219,6 +230,16 @@ final class ReplyProcessor {
             }
             default -> {
             }
+        }
+        // The claims resting on this endpoint may be another GUID's, one the table never saw (a
+        // server that sends no beacons, replaced on the same port): that server is gone.
+        int n = registry.withdrawOthers(guid, key.endpoint());
+        if (n > 0) {
+            events.accept(new EngineEvent.Notice(scheduler.now(), Subsystem.PVA_CLIENT, Severity.WARNING,
+                    "PVA server at " + HostPort.format(key.endpoint()) + " is now " + guid + ": the " + n
+                            + (n == 1 ? " name" : " names") + " another server there claimed "
+                            + (n == 1 ? "is" : "are") + " searched again"));
+            hurryUp.getAsBoolean();
         }
     }
 

@@ -203,8 +203,14 @@ public final class PvaServerService implements Service {
             }
             List<InetSocketAddress> to = beaconDestinations(pva, udpPort, ctx.options().ipv6());
             udp.beaconDestinations(to);
-            beacons = new BeaconSender(ctx.scheduler(), guid, registry, this::tcpPort, counters, beaconOut(), to);
-            beacons.start();
+            if (tcp != null) {
+                // A beacon announces this server's TCP endpoint (seed 002 §2); without a listener
+                // there is none, and naming server_port would announce whoever holds that port
+                // (5075, every PVA server's default) under our GUID: peers would take each beacon
+                // for that server's restart, and the claims resting on it could not be checked.
+                beacons = new BeaconSender(ctx.scheduler(), guid, registry, this::tcpPort, counters, beaconOut(), to);
+                beacons.start();
+            }
             LOG.log(Level.INFO, "PVA server " + guid + " on UDP " + udp.bound() + ", TCP " + tcpPort());
         } catch (IOException | RuntimeException e) {
             close();
@@ -212,14 +218,14 @@ public final class PvaServerService implements Service {
         }
     }
 
-    /** Any thread (the responders name it in their replies). */
+    /**
+     * The TCP port of this server's listener, or 0 when it has none (name server off): a negative
+     * answer to a MustReply search then names no endpoint rather than {@code server_port}, which
+     * another server may hold. Any thread (the responders name it in their replies).
+     */
     private int tcpPort() {
         NameServerListener t = tcp;
-        if (t != null) {
-            return t.port();
-        }
-        PvaConfig r = running;
-        return r == null ? 0 : r.serverPort();
+        return t != null ? t.port() : 0;
     }
 
     private BeaconSender.Out beaconOut() {
@@ -275,7 +281,9 @@ public final class PvaServerService implements Service {
         responder.ignore(IgnoreList.of(a.ignoreAddrList()));
         List<InetSocketAddress> to = beaconDestinations(a, udp.port(), ctx.options().ipv6());
         udp.beaconDestinations(to);
-        beacons.destinations(to);
+        if (beacons != null) {
+            beacons.destinations(to);
+        }
     }
 
     @Override

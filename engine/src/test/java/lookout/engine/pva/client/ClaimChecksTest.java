@@ -73,7 +73,11 @@ class ClaimChecksTest {
     }
 
     void beacon(InetSocketAddress from) {
-        clock.call(() -> servers.observe(new ServerTable.Key(from, "tcp"), G, 2, from, ServerTable.Via.BEACON,
+        beacon(from, G);
+    }
+
+    void beacon(InetSocketAddress from, Guid guid) {
+        clock.call(() -> servers.observe(new ServerTable.Key(from, "tcp"), guid, 2, from, ServerTable.Via.BEACON,
                 clock.nanoTime()));
     }
 
@@ -157,5 +161,43 @@ class ClaimChecksTest {
         });
         // stopped: a late answer changes nothing
         assertThat(clock.call(() -> registry.lookup("quiet:a"))).isNotNull();
+    }
+
+    @Test
+    void anotherServersBeaconsAtTheClaimedEndpointVouchForNothing() {
+        // issue 25: the engine's own server beaconed the default TCP port, which a core-pva server
+        // (no beacons) held and had claimed names for; those beacons kept its claims unchecked
+        // after it was killed
+        Guid other = Guid.parse("aaaaaaaaaaaaaaaaaaaaaaaa");
+        clock.call(() -> {
+            checks.configure(15, 30);
+            return null;
+        });
+        resolve("quiet:a", BEACONING);
+        beacon(BEACONING, other);
+        assertThat(claim(BEACONING).basis()).isEqualTo("reply");
+        assertThat(claim(BEACONING).lastBeacon()).isNull();
+        clock.advance(Duration.ofSeconds(15));
+        assertThat(probed).containsExactly(BEACONING);
+        clock.call(() -> {
+            pending.remove(BEACONING).accept("connection refused");
+            return null;
+        });
+        clock.runPending();
+        assertThat(clock.call(() -> registry.lookup("quiet:a"))).isNull();
+        assertThat(ring).containsExactly("again quiet:a");
+
+        // resolved again by the server that beacons there: now its beacons are its own
+        resolve("quiet:b", BEACONING);
+        clock.call(() -> {
+            registry.resolved(registry.reference("quiet:a", PvChannel.REF_WATCHED), other, BEACONING);
+            return null;
+        });
+        // two GUIDs rest on one endpoint: no beacon vouches for both
+        beacon(BEACONING, other);
+        assertThat(claim(BEACONING).basis()).isEqualTo("check"); // its last check, not the beacons
+        clock.call(() -> registry.withdrawOthers(other, BEACONING));
+        assertThat(claim(BEACONING).basis()).isEqualTo("beacons");
+        assertThat(claim(BEACONING).names()).isEqualTo(1);
     }
 }

@@ -166,4 +166,34 @@ class ReplyProcessorTest {
                 List.of(channel.cid)), 2, SERVER, true);
         assertThat(channel.endpoint).isEqualTo(SERVER);
     }
+
+    @Test
+    void anotherGuidAnnouncedAtAClaimedEndpointWithdrawsTheClaims() {
+        // G1 claimed the name at 127.0.0.1:5075 and never beaconed; G2 now announces that endpoint:
+        // one TCP endpoint is one server, so G1's claims are gone (seed 002 §3.4: a changed GUID)
+        replies.datagram(datagram(claim(G1, channel.cid)), SERVER, arrival(Kind.OWN_UNICAST));
+        assertThat(channel.state).isEqualTo(ChannelState.RESOLVED);
+        replies.datagram(datagram(beacon(G2)), SERVER, arrival(Kind.OWN_UNICAST));
+        assertThat(channel.state).isEqualTo(ChannelState.SEARCHING);
+        assertThat(ring).containsExactly("begin dispatch:pv", "end dispatch:pv", "again dispatch:pv");
+        assertThat(events).anySatisfy(e -> assertThat(e.message()).isEqualTo("PVA server at 127.0.0.1:5075 is now "
+                + G2 + ": the 1 name another server there claimed is searched again"));
+        // and G2's claim is not undone by its own beacons
+        replies.datagram(datagram(claim(G2, channel.cid)), SERVER, arrival(Kind.OWN_UNICAST));
+        replies.datagram(datagram(beacon(G2)), SERVER, arrival(Kind.OWN_UNICAST));
+        assertThat(channel.state).isEqualTo(ChannelState.RESOLVED);
+        assertThat(channel.guid).isEqualTo(G2);
+    }
+
+    @Test
+    void announcementsNamingNoTcpPortAreNoServer() {
+        // a responder without a TCP listener answers MustReply with port 0: no endpoint to track
+        replies.datagram(datagram(new Beacon(G1, 0, 0, 0, WireAddress.ANY_MAPPED, 0, "tcp")), SERVER,
+                arrival(Kind.OWN_UNICAST));
+        replies.datagram(datagram(new SearchResponse(G1, 0, WireAddress.ANY_MAPPED, 0, "tcp", false, List.of())),
+                SERVER, arrival(Kind.OWN_UNICAST));
+        assertThat(replies.servers().size()).isZero();
+        assertThat(counters.ignored).isEqualTo(2);
+        assertThat(events).isEmpty();
+    }
 }

@@ -107,4 +107,27 @@ class BeaconSenderTest {
             assertThat(h.serverSnapshot().guid()).hasSize(24).isNotEqualTo(a);
         }
     }
+
+    @Test
+    void withoutATcpListenerNothingAnnouncesAnEndpoint() throws Exception {
+        // issue 25: with the name server off the server beaconed server_port (5075 by default),
+        // where another PVA server listened: its claims looked vouched for by our beacons
+        int taken;
+        try (java.net.ServerSocket other = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+             DatagramSocket rx = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+             ServerHarness h = new ServerHarness(new FakeResolved(), false)
+                     .start(ServerHarness.pva(0, taken = other.getLocalPort(),
+                             List.of(new PvaAddress("127.0.0.1", rx.getLocalPort())), List.of(), false))) {
+            h.scheduler.advance(Duration.ofSeconds(15));
+            assertThat(drain(rx, 500)).isEmpty();
+            assertThat(h.serverSnapshot().beaconsSent()).isZero();
+            try (RawPva c = new RawPva()) {
+                c.send(RawPva.bytes(lookout.engine.pva.wire.SearchRequest.discoveryPing(c.port())), h.udp());
+                lookout.engine.pva.wire.SearchResponse r = c.reply(2000);
+                assertThat(r).isNotNull();
+                assertThat(r.found()).isFalse();
+                assertThat(r.serverPort()).isZero().isNotEqualTo(taken);
+            }
+        }
+    }
 }
