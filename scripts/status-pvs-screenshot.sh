@@ -43,7 +43,10 @@ if command -v openbox >/dev/null; then # a window manager, so that the window ca
     pids+=($!)
 fi
 
-HOME=$work "$launcher" --config "$work/shots.conf" >"$work/console.log" 2>&1 &
+# the PVA pane opens on its Status PVs tab, as an operator leaves it (the console's layout file)
+mkdir -p "$work/.config/lookout"
+printf 'pane=PVA\ntabs.pvaTabs.selected=statusPvTab\n' > "$work/.config/lookout/console.properties"
+HOME=$work XDG_CONFIG_HOME=$work/.config "$launcher" --config "$work/shots.conf" >"$work/console.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 300); do grep -q 'first frame' "$work/console.log" && break; sleep 0.1; done
 grep -q 'first frame' "$work/console.log" || { cat "$work/console.log" >&2; exit 1; }

@@ -188,8 +188,8 @@ public final class ConsoleWindow implements AutoCloseable {
     private long proposalNote = -1;
 
     /**
-     * The operator's layout: pane, theme, filters and every table's columns restored from the
-     * user's file and followed from now on.
+     * The operator's layout: pane, theme, filters, every table's columns, split's dividers, tab
+     * pane's selected tab and folded section restored from the user's file and followed from now on.
      */
     private void keepLayout() {
         javafx.beans.property.StringProperty pane = new javafx.beans.property.SimpleStringProperty(mainView.selected());
@@ -225,7 +225,7 @@ public final class ConsoleWindow implements AutoCloseable {
         eventsVm.minimumSeverityProperty().addListener((o, a, b) -> severity.set(b == null ? null : b.name()));
         keeper.keep("filter.pva.servers", pvaVm.serverFilterProperty());
         for (Parent p : paneRoots.values()) {
-            keeper.tablesUnder(p);
+            keeper.keepUnder(p);
         }
     }
 

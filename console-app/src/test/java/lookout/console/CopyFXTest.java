@@ -92,13 +92,15 @@ class CopyFXTest {
         String guid = console.engine.snapshot().pvaServer().guid();
         waitFor(() -> fx(() -> robot.lookup("#ownServer").query().toString().contains(guid)
                 || textOf(robot.lookup("#ownServer").query()).contains(guid)));
+        robot.interact(() -> PvaPaneLayoutFXTest.show(robot.lookup("#ownServer").query())); // its tab
+        WaitForAsyncUtils.waitForFxEvents();
         clearClipboard();
         contextMenu(robot, "#ownServer");
         try {
             waitFor(() -> robot.lookup("Copy GUID").tryQuery().isPresent());
         } catch (java.util.concurrent.TimeoutException e) {
             throw new AssertionError("menu: " + fx(() -> {
-                javafx.scene.control.TextField f = robot.lookup("#ownServer").queryAs(javafx.scene.control.TextField.class);
+                javafx.scene.control.TextInputControl f = robot.lookup("#ownServer").queryAs(javafx.scene.control.TextInputControl.class);
                 return f.getContextMenu() + " showing " + (f.getContextMenu() != null && f.getContextMenu().isShowing())
                         + " bounds " + f.localToScreen(f.getBoundsInLocal()) + " windows " + javafx.stage.Window.getWindows();
             }), e);

@@ -77,6 +77,12 @@ class CutOffFXTest {
     /** Every labelled node under {@code root} whose text is drawn cut ("Pools: 0 OK / 1 in FAILOV…"). */
     private static List<String> cut(Node root) {
         List<String> out = new ArrayList<>();
+        if (root.getScene() != null) {
+            // a label's drawn text follows its text at the next layout: lay out first, so that a
+            // text set since (the status bar's "Data: N ms old") is not taken for a cut one
+            root.getScene().getRoot().applyCss();
+            root.getScene().getRoot().layout();
+        }
         for (Node n : all(root, new ArrayList<>())) {
             if (n instanceof Labeled l && l.isVisible() && l.getText() != null && !l.getText().isEmpty()) {
                 for (Node t : l.getChildrenUnmodifiable()) {

@@ -35,7 +35,7 @@ class HealthyDefaultFXTest {
         console = new TestConsole(dir);
         String text = TestConsole.with("", "")
                 .replace("  beacon_addr_list => [ ]", "  beacon_addr_list => [ 127.0.0.1 ]")
-                .replace("  server => { enable => false }", "  server => { enable => true, name_server => false }");
+                .replace("  server => { enable => false }", "  server => { enable => true, name_server => true }"); // as the embedded default: beacons name its TCP port
         ConfigResult initial = console.parse(text, dir);
         assertThat(initial.problems()).isEmpty();
         window = new ConsoleWindow(console.engine, console.loader);
@@ -67,6 +67,8 @@ class HealthyDefaultFXTest {
             WaitForAsyncUtils.waitForFxEvents();
         }
         waitFor(() -> fx(() -> servers.getItems().size() == 1));
+        robot.interact(() -> PvaPaneLayoutFXTest.show(servers)); // its tab
+        WaitForAsyncUtils.waitForFxEvents();
         String own = console.engine.snapshot().pvaServer().guid();
         assertThat(fx(() -> servers.getItems().get(0).guid())).isEqualToIgnoringCase(own);
         String rowText = fx(() -> {

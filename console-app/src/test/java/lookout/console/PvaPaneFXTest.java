@@ -70,9 +70,16 @@ class PvaPaneFXTest {
 
     /** A CMD_BEACON (seed 002 §2), big-endian: header, GUID, flags, sequence, change count, address, port, "tcp", null status. */
     static byte[] beacon(int sequence, int tcpPort) {
+        return beacon(GUID[0], sequence, tcpPort);
+    }
+
+    /** The same, from the server whose GUID starts with {@code first} (the rest as {@link #GUID}). */
+    static byte[] beacon(byte first, int sequence, int tcpPort) {
+        byte[] guid = GUID.clone();
+        guid[0] = first;
         ByteBuffer b = ByteBuffer.allocate(8 + 39);
         b.put((byte) 0xCA).put((byte) 2).put((byte) 0xC0).put((byte) 0x00).putInt(39);
-        b.put(GUID).put((byte) 0).put((byte) sequence).putShort((short) 0);
+        b.put(guid).put((byte) 0).put((byte) sequence).putShort((short) 0);
         b.put(new byte[10]).put((byte) 0xFF).put((byte) 0xFF).put(new byte[] {127, 0, 0, 1});
         b.putShort((short) tcpPort);
         b.put((byte) 3).put("tcp".getBytes(java.nio.charset.StandardCharsets.US_ASCII));

@@ -37,8 +37,11 @@ class ResolverPaneFXTest {
     private final AtomicInteger received = new AtomicInteger();
     private String upstream;
 
+    private Stage stage;
+
     @Start
     void start(Stage stage) throws Exception {
+        this.stage = stage;
         silentUpstream = new DatagramSocket(0, InetAddress.getLoopbackAddress());
         upstream = "127.0.0.1:" + silentUpstream.getLocalPort();
         Thread sink = new Thread(() -> {
@@ -109,6 +112,13 @@ class ResolverPaneFXTest {
         // Row properties are written on the FX thread: read them there (fx), wait on whole conditions.
         waitFor(() -> fx(() -> row.demoted() && row.markLeft() > 0));
         assertThat(fx(row::stateText)).startsWith("DEMOTED ");
+        // issue 24: at 1280 x 800 the state, its reason and countdown are drawn whole in their column
+        robot.interact(() -> {
+            stage.setWidth(1280);
+            stage.setHeight(800);
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx(() -> PvaPaneLayoutFXTest.cut(table))).isEmpty();
         double first = fx(row::markLeft);
         assertThat(first).isBetween(20.0, 30.0);
         waitFor(() -> fx(() -> row.lastFailure().matches("\\d+ s ago")));

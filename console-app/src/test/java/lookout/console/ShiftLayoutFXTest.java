@@ -135,6 +135,50 @@ class ShiftLayoutFXTest {
                 .anyMatch(r -> r.message().contains("from before this console started")))).isTrue();
     }
 
+    /** Issue 24: the PVA pane's tab shown, and whether its ring is folded away, are the operator's. */
+    @Test
+    void thePvaPanesTabAndFoldedRingComeBackAfterARestart(FxRobot robot) throws Exception {
+        // and a split's dividers (the Resolver pane's), as the operator dragged them
+        robot.interact(() -> window.mainView().select(ConsoleWindow.RESOLVER));
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.control.SplitPane resolverSplit = robot.lookup("#resolverSplit").queryAs(javafx.scene.control.SplitPane.class);
+        double[] was = fx(resolverSplit::getDividerPositions);
+        javafx.scene.Node divider = fx(() -> resolverSplit.lookupAll(".split-pane-divider").stream()
+                .filter(d -> d.getParent() == resolverSplit).findFirst().orElseThrow());
+        robot.drag(divider).moveBy(0, 60).release(javafx.scene.input.MouseButton.PRIMARY);
+        WaitForAsyncUtils.waitForFxEvents();
+        double[] dragged = fx(resolverSplit::getDividerPositions);
+        assertThat(dragged[0]).isGreaterThan(was[0] + 0.02);
+        robot.interact(() -> window.mainView().select(ConsoleWindow.PVA));
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.control.TitledPane ring = robot.lookup("#ringPane").queryAs(javafx.scene.control.TitledPane.class);
+        javafx.scene.control.TabPane tabs = robot.lookup("#pvaTabs").queryAs(javafx.scene.control.TabPane.class);
+        assertThat(fx(ring::isExpanded)).isTrue();
+        assertThat(fx(() -> tabs.getSelectionModel().getSelectedItem().getId())).isEqualTo("channelsTab");
+        robot.interact(() -> {
+            ring.setExpanded(false);
+            tabs.getSelectionModel().select(tabs.getTabs().stream().filter(t -> "statusPvTab".equals(t.getId()))
+                    .findFirst().orElseThrow());
+            window.toggleTheme(); // what restart() waits for in the file
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        restart(robot);
+        robot.interact(() -> window.mainView().select(ConsoleWindow.PVA));
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.control.TitledPane ring2 = robot.lookup("#ringPane").queryAs(javafx.scene.control.TitledPane.class);
+        javafx.scene.control.TabPane tabs2 = robot.lookup("#pvaTabs").queryAs(javafx.scene.control.TabPane.class);
+        assertThat(ring2).isNotSameAs(ring);
+        assertThat(fx(ring2::isExpanded)).isFalse();
+        assertThat(fx(() -> tabs2.getSelectionModel().getSelectedItem().getId())).isEqualTo("statusPvTab");
+        assertThat(Files.readString(layoutFile)).contains("titled.ringPane.expanded=false")
+                .contains("tabs.pvaTabs.selected=statusPvTab").contains("split.resolverSplit.dividers=")
+                .doesNotContain("split.configSplit"); // never dragged: not recorded
+        robot.interact(() -> window.mainView().select(ConsoleWindow.RESOLVER));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx(() -> robot.lookup("#resolverSplit").queryAs(javafx.scene.control.SplitPane.class)
+                .getDividerPositions())).containsExactly(dragged, org.assertj.core.data.Offset.offset(0.01));
+    }
+
     @Test
     void f1OpensTheHelp(FxRobot robot) throws Exception {
         robot.clickOn("#nav");

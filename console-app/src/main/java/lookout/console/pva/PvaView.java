@@ -59,7 +59,11 @@ public final class PvaView {
     @FXML private TableColumn<ServerRow, String> svPeriod;
     @FXML private TableColumn<ServerRow, Number> svRestarts;
     @FXML private TableColumn<ServerRow, String> svStatus;
-    @FXML private TextField ownServerLabel;
+    @FXML private javafx.scene.control.TextArea ownServerText;
+    @FXML private javafx.scene.control.Tab channelsTab;
+    @FXML private javafx.scene.control.Tab serversTab;
+    @FXML private javafx.scene.control.Tab ownTab;
+    @FXML private javafx.scene.control.Tab statusPvTab;
     @FXML private Button whyButton;
     @FXML private TextField subnetField;
     @FXML private TextField subnetPortField;
@@ -96,6 +100,10 @@ public final class PvaView {
         RingBars bars = new RingBars(vm);
         HBox.setHgrow(bars, Priority.ALWAYS);
         ringHolder.getChildren().add(bars);
+        channelsTab.textProperty().bind(vm.channelsTitleProperty());
+        serversTab.textProperty().bind(vm.serversTitleProperty());
+        ownTab.textProperty().bind(vm.ownTitleProperty());
+        statusPvTab.textProperty().bind(vm.statusPvsTitleProperty());
         ringLabel.textProperty().bind(vm.ringTextProperty());
         tickLabel.textProperty().bind(vm.tickTextProperty());
 
@@ -155,15 +163,15 @@ public final class PvaView {
                 new lookout.console.widgets.Rows.Action<>("Stop searching", null, r -> vm.drop(r.name()))));
         lookout.console.widgets.Rows.table(serverTable, r -> "PVA server " + r.endpoint(), java.util.List.of());
         lookout.console.widgets.Rows.list(duplicateList);
-        ownServerLabel.textProperty().bind(vm.ownServerTextProperty());
-        ownServerLabel.getStyleClass().add("selectable-text");
+        ownServerText.textProperty().bind(vm.ownServerTextProperty());
+        ownServerText.getStyleClass().add("selectable-text");
         javafx.scene.control.MenuItem copyAll = new javafx.scene.control.MenuItem("Copy");
-        copyAll.setOnAction(e -> lookout.console.widgets.Rows.toClipboard(ownServerLabel.getSelectedText().isEmpty()
-                ? ownServerLabel.getText() : ownServerLabel.getSelectedText()));
+        copyAll.setOnAction(e -> lookout.console.widgets.Rows.toClipboard(ownServerText.getSelectedText().isEmpty()
+                ? ownServerText.getText() : ownServerText.getSelectedText()));
         javafx.scene.control.MenuItem copyGuid = new javafx.scene.control.MenuItem("Copy GUID");
         copyGuid.setOnAction(e -> lookout.console.widgets.Rows.toClipboard(vm.ownGuid()));
         copyGuid.disableProperty().bind(vm.ownServerTextProperty().isEmpty());
-        ownServerLabel.setContextMenu(new javafx.scene.control.ContextMenu(copyAll, copyGuid));
+        ownServerText.setContextMenu(new javafx.scene.control.ContextMenu(copyAll, copyGuid));
         subnetField.textProperty().bindBidirectional(vm.subnetAddressesProperty());
         subnetPortField.textProperty().bindBidirectional(vm.subnetPortProperty());
         duplicateList.setItems(vm.duplicateClaims());
@@ -186,8 +194,13 @@ public final class PvaView {
         column(spAlarm, r -> r.alarm);
         column(spMonitors, r -> r.monitors);
         column(spRule, r -> r.rule);
+        // the engine writes these texts (alarm messages, rules): the table scrolls sideways and
+        // each column widens to its longest, rather than cutting them
+        for (TableColumn<StatusPvRow, String> c : java.util.List.of(spName, spType, spValue, spRule)) {
+            c.setCellFactory(lookout.console.widgets.Columns.fitting());
+        }
         spAlarm.setCellFactory(c -> indicatorCell(a -> a.startsWith("MAJOR") || a.startsWith("INVALID")
-                ? Indicator.Level.ALARM : a.startsWith("MINOR") ? Indicator.Level.ADVISORY : Indicator.Level.NORMAL));
+                ? Indicator.Level.ALARM : a.startsWith("MINOR") ? Indicator.Level.ADVISORY : Indicator.Level.NORMAL, true));
     }
 
     private static String time(java.time.Instant t) {
@@ -216,6 +229,11 @@ public final class PvaView {
 
     /** A cell that draws its value as an ISA-101 indicator (text + icon + border when abnormal). */
     private static <R, T> TableCell<R, T> indicatorCell(Function<T, Indicator.Level> level) {
+        return indicatorCell(level, false);
+    }
+
+    /** @param fit widen the column to the indicator (a table that scrolls sideways: {@link lookout.console.widgets.Columns}) */
+    private static <R, T> TableCell<R, T> indicatorCell(Function<T, Indicator.Level> level, boolean fit) {
         return new TableCell<>() {
             private final Indicator indicator = new Indicator();
             private final Label label = new Label();
@@ -233,6 +251,10 @@ public final class PvaView {
                 }
                 indicator.set(v.toString(), level.apply(v));
                 setGraphic(label);
+                if (fit && getScene() != null) {
+                    label.applyCss();
+                    lookout.console.widgets.Columns.fit(this, label.prefWidth(-1));
+                }
             }
         };
     }

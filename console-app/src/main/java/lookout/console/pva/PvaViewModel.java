@@ -115,6 +115,16 @@ public final class PvaViewModel {
     private final KeyedRows<String, StatusPvsSnapshot.Pv, StatusPvRow> statusPvs =
             new KeyedRows<>(StatusPvsSnapshot.Pv::name, v -> new StatusPvRow(v.name()), PvaViewModel::updateStatusPv);
     private final ReadOnlyStringWrapper statusPvText = new ReadOnlyStringWrapper("");
+    /** The pane's tab titles: what each tab holds, the count an operator looks for, "⚠" while abnormal. */
+    private final ReadOnlyStringWrapper channelsTitle = new ReadOnlyStringWrapper(CHANNELS);
+    private final ReadOnlyStringWrapper serversTitle = new ReadOnlyStringWrapper(SERVERS);
+    private final ReadOnlyStringWrapper ownTitle = new ReadOnlyStringWrapper(OWN);
+    private final ReadOnlyStringWrapper statusPvsTitle = new ReadOnlyStringWrapper(STATUS_PVS);
+    private boolean ownRefusing;
+    static final String CHANNELS = "PVs";
+    static final String SERVERS = "Servers";
+    static final String OWN = "This engine's server";
+    static final String STATUS_PVS = "Status PVs";
 
     public PvaViewModel(Commands commands) {
         this.commands = commands;
@@ -253,6 +263,46 @@ public final class PvaViewModel {
         return visibleServers;
     }
 
+    public ReadOnlyStringProperty channelsTitleProperty() {
+        return channelsTitle.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty serversTitleProperty() {
+        return serversTitle.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty ownTitleProperty() {
+        return ownTitle.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty statusPvsTitleProperty() {
+        return statusPvsTitle.getReadOnlyProperty();
+    }
+
+    /** The tab titles from this snapshot (a null {@code p}: no client running). */
+    private void titles(PvaSnapshot p, PvaServerSnapshot own, StatusPvsSnapshot pvs) {
+        if (p == null || !p.running()) {
+            channelsTitle.set(CHANNELS);
+            serversTitle.set(SERVERS);
+        } else {
+            channelsTitle.set(CHANNELS + ": " + p.channelCount()
+                    + (p.searching() > 0 ? " · " + p.searching() + " searching" : p.channelCount() > 0 ? " · all resolved" : ""));
+            serversTitle.set(SERVERS + ": " + online + " online" + (stale > 0 ? " · " + stale + " stale" : "")
+                    + (offline > 0 ? " · ⚠ " + offline + " offline" : ""));
+        }
+        ownRefusing = own != null && own.running() && own.onDemand() != null && !own.onDemand().refusing().isEmpty();
+        ownTitle();
+        long alarms = pvs == null ? 0 : pvs.pvs().stream().filter(v -> !"NO_ALARM".equals(v.severity())).count();
+        statusPvsTitle.set(pvs == null ? STATUS_PVS : STATUS_PVS + ": " + pvs.pvs().size()
+                + (alarms > 0 ? " · ⚠ " + alarms + " in alarm" : "") + (pvs.served() ? "" : " · ⚠ not served"));
+    }
+
+    private void ownTitle() {
+        int d = duplicateClaims.size();
+        ownTitle.set(OWN + (ownRefusing ? " · ⚠ refusing names" : "")
+                + (d > 0 ? " · ⚠ " + d + " duplicate claim" + (d == 1 ? "" : "s") : ""));
+    }
+
     private void refilter() {
         String f = serverFilter.get() == null ? "" : serverFilter.get().strip().toLowerCase(Locale.ROOT);
         visibleServers.setPredicate(f.isEmpty() ? r -> true
@@ -272,6 +322,7 @@ public final class PvaViewModel {
         ownGuid = own == null || !own.running() || own.guid() == null ? "" : own.guid();
         lastPva = p;
         if (p == null || !p.running()) {
+            titles(null, own, pvs);
             running.set(false);
             status.set("Not running: the engine has no PVA client running.", Indicator.Level.INACTIVE);
             detail.set("No ring, channels or servers to show: nothing here is invented.");
@@ -338,6 +389,7 @@ public final class PvaViewModel {
         if (!serverFilter.get().isEmpty()) {
             refilter(); // a status change can move a row in or out of the filter
         }
+        titles(p, own, pvs);
     }
 
     private static String describeStatusPvs(StatusPvsSnapshot p) {
@@ -367,7 +419,7 @@ public final class PvaViewModel {
         Props.set(r.origin, c.watched() ? "watch" : c.operator() ? "operator" : stopping.contains(c.name()) ? "" : "a client");
         Props.set(r.watched, c.watched());
         boolean going = stopping.contains(c.name()) && !c.watched() && !c.operator();
-        Props.set(r.state, going && "SEARCHING".equals(c.state()) ? "STOPPING (the engine lets it go within 20 s)" : c.state());
+        Props.set(r.state, going && "SEARCHING".equals(c.state()) ? "STOPPING" : c.state());
         r.attempts.set(c.attempts());
         r.nextSearchMillis.set(c.nextSearchAt() == null ? -1 : Math.max(0, Duration.between(applyingAt, c.nextSearchAt()).toMillis()));
         r.bucket.set(c.bucket());
@@ -401,6 +453,7 @@ public final class PvaViewModel {
                 if (duplicateClaims.size() > 200) {
                     duplicateClaims.remove(200, duplicateClaims.size());
                 }
+                ownTitle();
             }
         }
     }
@@ -537,7 +590,7 @@ public final class PvaViewModel {
                 action.say("Not searching " + name + ".");
             } else {
                 stopping.add(name);
-                Props.set(row.state, "SEARCHING".equals(row.state()) ? "STOPPING (the engine lets it go within 20 s)" : row.state());
+                Props.set(row.state, "SEARCHING".equals(row.state()) ? "STOPPING" : row.state());
                 Props.set(row.origin, "");
                 action.say("Stopping " + name + ": the engine lets it go within 20 s (it is no longer wanted).");
             }

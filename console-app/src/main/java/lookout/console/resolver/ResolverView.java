@@ -165,15 +165,16 @@ public final class ResolverView {
         private final Indicator indicator = new Indicator();
         private final Label label = new Label();
         private final ProgressBar bar = new ProgressBar();
-        private final HBox box = new HBox(8, bar, label);
+        /** The countdown bar under the state, as wide as it: the state's text keeps the column's width (1280 px). */
+        private final javafx.scene.layout.VBox box = new javafx.scene.layout.VBox(2, label, bar);
         private UpstreamRow bound;
         private final javafx.beans.InvalidationListener refresh = o -> refresh();
 
         DemotionCell() {
             label.getStyleClass().add("indicator");
             IndicatorLabel.bind(label, indicator);
-            bar.setPrefWidth(110);
-            bar.setMinWidth(110);
+            box.setFillWidth(false);
+            bar.prefWidthProperty().bind(label.widthProperty());
             label.setMinWidth(javafx.scene.control.Control.USE_PREF_SIZE);
             bar.getStyleClass().add("mark-bar");
         }

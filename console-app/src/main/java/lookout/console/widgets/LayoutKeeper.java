@@ -10,7 +10,11 @@ import javafx.beans.property.Property;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.scene.Node;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TabPane;
 import javafx.scene.control.TableColumnBase;
+import javafx.scene.control.TitledPane;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TreeTableView;
 import javafx.stage.Stage;
@@ -214,17 +218,138 @@ public final class LayoutKeeper {
         closed = true;
     }
 
-    /** A node's table children, for keeping every table of a pane. */
-    public void tablesUnder(Node root) {
-        for (Node n : root.lookupAll(".table-view")) {
-            if (n instanceof TableView<?> t && t.getId() != null) {
+    /**
+     * Keeps every table (columns), split (dividers), tab pane (the selected tab) and collapsible
+     * titled pane (folded or not) with an id under {@code root}. Walks the controls' own
+     * structure — split items, tab contents, titled and scroll panes' content — so that what sits
+     * in a tab not shown yet, or in a control whose skin does not exist yet, is kept too.
+     */
+    public void keepUnder(Node root) {
+        List<Node> all = new ArrayList<>();
+        walk(root, all);
+        for (Node n : all) {
+            if (n.getId() == null) {
+                continue;
+            }
+            if (n instanceof TableView<?> t) {
                 table(t);
+            } else if (n instanceof TreeTableView<?> t) {
+                table(t);
+            } else if (n instanceof SplitPane sp) {
+                split(sp);
+            } else if (n instanceof TabPane tp) {
+                tabs(tp);
+            } else if (n instanceof TitledPane tp && tp.isCollapsible()) {
+                folding(tp);
             }
         }
-        for (Node n : root.lookupAll(".tree-table-view")) {
-            if (n instanceof TreeTableView<?> t && t.getId() != null) {
-                table(t);
-            }
+    }
+
+    private static void walk(Node n, List<Node> out) {
+        walk(n, out, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+    }
+
+    private static void walk(Node n, List<Node> out, java.util.Set<Node> seen) {
+        if (n == null || !seen.add(n)) {
+            return;
         }
+        out.add(n);
+        if (n instanceof SplitPane sp) {
+            sp.getItems().forEach(i -> walk(i, out, seen));
+        } else if (n instanceof TabPane tp) {
+            tp.getTabs().forEach(t -> walk(t.getContent(), out, seen));
+        } else if (n instanceof TitledPane tp) {
+            walk(tp.getContent(), out, seen);
+        } else if (n instanceof ScrollPane sc) {
+            walk(sc.getContent(), out, seen);
+        }
+        if (n instanceof javafx.scene.Parent p) {
+            p.getChildrenUnmodifiable().forEach(c -> walk(c, out, seen));
+        }
+    }
+
+    /**
+     * Keeps the divider positions of split {@code s} (by id) as the operator leaves them: saved
+     * when a divider is let go, and set again whenever the split changes size — a split's first
+     * layout passes (and a window too small for its sides' minimum sizes) clamp positions set
+     * before, and they would stay clamped.
+     */
+    public void split(SplitPane s) {
+        String key = "split." + s.getId() + ".dividers";
+        Runnable apply = () -> {
+            double[] p = positions(layout.get(key), s.getDividers().size());
+            if (p != null) {
+                s.setDividerPositions(p);
+            }
+        };
+        apply.run();
+        javafx.beans.InvalidationListener resized = o -> {
+            if (s.getWidth() > 0 && s.getHeight() > 0) {
+                javafx.application.Platform.runLater(apply);
+            }
+        };
+        s.widthProperty().addListener(resized);
+        s.heightProperty().addListener(resized);
+        s.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_RELEASED, e -> {
+            StringBuilder sb = new StringBuilder();
+            for (SplitPane.Divider d : s.getDividers()) {
+                sb.append(sb.length() == 0 ? "" : ",").append(String.format(java.util.Locale.ROOT, "%.4f", d.getPosition()));
+            }
+            if (put(key, sb.toString())) {
+                changedNow();
+            }
+        });
+    }
+
+    /** The {@code n} positions saved as {@code saved}, or null when there are none or they are damaged. */
+    private static double[] positions(String saved, int n) {
+        if (saved == null) {
+            return null;
+        }
+        String[] parts = saved.split(",");
+        if (parts.length != n) {
+            return null;
+        }
+        double[] p = new double[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                p[i] = Double.parseDouble(parts[i]);
+                if (!(p[i] > 0 && p[i] < 1)) {
+                    return null;
+                }
+            }
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        return p;
+    }
+
+    /** Restores whether the collapsible {@code pane} (by id) is folded, then follows it. */
+    public void folding(TitledPane pane) {
+        String key = "titled." + pane.getId() + ".expanded";
+        String saved = layout.get(key);
+        if (saved != null) {
+            pane.setExpanded(Boolean.parseBoolean(saved));
+        }
+        pane.expandedProperty().addListener((o, a, b) -> {
+            if (put(key, Boolean.toString(b))) {
+                changedNow();
+            }
+        });
+    }
+
+    /** Restores the tab selected in {@code tabs} (by the tab's id), then follows the selection. */
+    public void tabs(TabPane tabs) {
+        String key = "tabs." + tabs.getId() + ".selected";
+        String saved = layout.get(key);
+        if (saved != null) {
+            tabs.getTabs().stream().filter(t -> saved.equals(t.getId())).findFirst()
+                    .ifPresent(t -> tabs.getSelectionModel().select(t));
+        }
+        tabs.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
+            if (b != null && b.getId() != null && put(key, b.getId())) {
+                changedNow();
+            }
+        });
     }
 }
