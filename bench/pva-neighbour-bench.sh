@@ -27,7 +27,7 @@ WINDOW=${2:-64}
 SOCKETS=${3:-4}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 IMAGE=${LOOKOUT_IMAGE:-$ROOT/jlink/target/lookout}
-NAMES=100000
+NAMES=${PVA_BENCH_NAMES:-100000}
 if [ -n "${SMOKE:-}" ]; then SECS=2; NAMES=1500; fi
 
 if [ -z "${PVA_BENCH_NETNS:-}" ]; then
@@ -36,12 +36,19 @@ if [ -z "${PVA_BENCH_NETNS:-}" ]; then
      && mvn -B -q -o -pl engine dependency:build-classpath -Dmdep.outputFile=target/pva-bench.cp -Dmdep.includeScope=test >/dev/null)
   mkdir -p "$ROOT/bench/target"
   cc -O2 -Wall -o "$ROOT/bench/target/pva-load" "$ROOT/bench/pva-load.c"
-  exec unshare -n env PVA_BENCH_NETNS=1 SMOKE="${SMOKE:-}" LOOKOUT_IMAGE="$IMAGE" \
+  cc -O2 -Wall -o "$ROOT/bench/target/pva-floor" "$ROOT/bench/pva-floor.c"
+  exec unshare -n env PVA_BENCH_NETNS=1 SMOKE="${SMOKE:-}" LOOKOUT_IMAGE="$IMAGE" PVA_BENCH_PER="${PVA_BENCH_PER:-}" \
+    PVA_BENCH_SHARES="${PVA_BENCH_SHARES:-}" PVA_BENCH_LATENCY="${PVA_BENCH_LATENCY:-}" PVA_BENCH_STRACE="${PVA_BENCH_STRACE:-}" PVA_BENCH_PERF="${PVA_BENCH_PERF:-}" \
+    PVA_BENCH_NAMES="${PVA_BENCH_NAMES:-}" LOOKOUT_SERVER_EXTRA="${LOOKOUT_SERVER_EXTRA:-}" LOOKOUT_JAVA_OPTS="${LOOKOUT_JAVA_OPTS:-}" \
     bash -c 'ip link set lo up && exec bash "$0" "$@"' "$0" "$@"
 fi
 
 CP="$ROOT/engine/target/test-classes:$ROOT/engine/target/classes:$(cat "$ROOT/engine/target/pva-bench.cp")"
 LOAD=$ROOT/bench/target/pva-load
+FLOOR_BIN=$ROOT/bench/target/pva-floor
+# to iterate on one figure: PVA_BENCH_PER="1" PVA_BENCH_SHARES="alone" PVA_BENCH_LATENCY=0
+PERS=${PVA_BENCH_PER:-1 4 30}
+SHARES=${PVA_BENCH_SHARES:-alone shared}
 WORK=$(mktemp -d /tmp/lookout-pva-neighbour.XXXXXX)
 OUT=$ROOT/bench/out/pva-neighbour
 mkdir -p "$OUT"
@@ -55,6 +62,7 @@ free_udp() { python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.S
 free_tcp() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 HZ=$(getconf CLK_TCK)
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+uticks() { awk '{print $14}' "/proc/$1/stat"; }
 say() { echo "$*" | tee -a "$WORK/summary"; }
 
 # --- the two core-pva servers (PvaServerBench serve-core: 100 000 names, 127.0.0.1 only, a free
@@ -114,24 +122,25 @@ for _ in $(seq 1 900); do
   sleep 1
 done
 RESOLVED=$(status 's["pva"]["resolved"]')
+say "run: $(date -u +%Y-%m-%dT%H:%MZ) on $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(uname -r); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 say "machine: $(nproc) cores; names $NAMES (resolved by Lookout: $RESOLVED); $SECS s per measurement, window $WINDOW, $SOCKETS client sockets"
 say "lookout: $(status '"responder threads %d, port %s" % (s["pvaServer"]["udpThreads"], s["pvaServer"]["portSharing"])')"
 
 # --- one measurement: NAME PID PORT PER RATE -> "searches names lost secs sent skipped pending cpu_us_per_search"
 measure() {
   local t0 t1 r
-  t0=$(ticks "$2")
+  t0=$(ticks "$2"); u0=$(uticks "$2")
   r=$("$LOAD" "$3" "$NAMES" "$4" "$WINDOW" "$SECS" 0x80 "$SOCKETS" "$5" | awk '/^RESULT/ {print $2, $3, $4, $5, $8, $9, $10}')
-  t1=$(ticks "$2")
-  echo "$r $(awk -v a="$t0" -v b="$t1" -v hz="$HZ" -v r="$r" 'BEGIN { split(r, f, " "); printf "%.2f", (b - a) / hz / (f[1] > 0 ? f[1] : 1) * 1e6 }')"
+  t1=$(ticks "$2"); u1=$(uticks "$2")
+  echo "$r $(awk -v a="$t0" -v b="$t1" -v hz="$HZ" -v r="$r" 'BEGIN { split(r, f, " "); printf "%.2f", (b - a) / hz / (f[1] > 0 ? f[1] : 1) * 1e6 }') $(awk -v a="$u0" -v b="$u1" -v hz="$HZ" -v r="$r" 'BEGIN { split(r, f, " "); printf "%.2f", (b - a) / hz / (f[1] > 0 ? f[1] : 1) * 1e6 }')"
 }
 report() { # LABEL PER RESULT
-  read -r n names lost secs sent skipped pending cpu <<< "$3"
+  read -r n names lost secs sent skipped pending cpu ucpu <<< "$3"
   awk -v l="$1" -v per="$2" -v n="$n" -v nm="$names" -v lost="$lost" -v s="$secs" -v sent="$sent" -v sk="$skipped" \
-      -v pend="$pending" -v cpu="$cpu" 'BEGIN {
+      -v pend="$pending" -v cpu="$cpu" -v ucpu="$ucpu" 'BEGIN {
         asked = sent - pend; ans = asked > 0 ? 100 * n / asked : 0
-        printf "%-26s %2d name(s)/search: %9.0f searches/s %10.0f names/s  answered %6.2f %%  lost %d  skipped %d  CPU %6.2f us/search\n",
-               l, per, n / s, nm / s, ans, lost, sk, cpu }' | tee -a "$WORK/summary"
+        printf "%-26s %2d name(s)/search: %9.0f searches/s %10.0f names/s  answered %6.2f %%  lost %d  skipped %d  CPU %6.2f us/search (user %.2f)\n",
+               l, per, n / s, nm / s, ans, lost, sk, cpu, ucpu }' | tee -a "$WORK/summary"
 }
 second_server() { # PORT: a PVA server's listening socket on the port, joined to the forwarding group
   python3 -c '
@@ -149,7 +158,33 @@ while True:
   echo $!
 }
 
-for share in alone shared; do
+# --- the floor (bench/pva-floor.c: recvmmsg, a reply naming every CID, sendmmsg; no lookup) under
+#     the same one-name load: "FLOOR_SEARCHES CPU_US_PER_SEARCH"
+floor() {
+  local port out r
+  port=$(free_udp)
+  out=$WORK/floor.out
+  "$FLOOR_BIN" "$port" $((SECS + 2)) > "$out" & local f=$!
+  sleep 0.5
+  r=$("$LOAD" "$port" "$NAMES" 1 "$WINDOW" "$SECS" 0x80 "$SOCKETS" | awk '/^RESULT/ {print $2}')
+  wait "$f"
+  awk -v n="$r" '/^FLOOR/ { printf "%d %.2f\n", n, $3 / ($2 > 0 ? $2 : 1) / 1000 }' "$out"
+}
+# syscalls per search of a process under the one-name closed loop (strace -c: counts, not timing)
+syscalls() { # LABEL PID PORT
+  local t0 r n
+  strace -c -f -o "$WORK/strace-$1.txt" -p "$2" 2> /dev/null & local st=$!
+  sleep 1
+  r=$("$LOAD" "$3" "$NAMES" 1 "$WINDOW" 3 0x80 "$SOCKETS" | awk '/^RESULT/ {print $2}')
+  kill -INT "$st"; wait "$st" 2> /dev/null || true
+  awk -v l="$1" -v n="$r" '$NF ~ /^(recvmmsg|sendmmsg|recvfrom|sendto|sendmsg|recvmsg|epoll_wait|epoll_pwait|read|write|futex)$/ {
+         c[$NF] = ($4 ~ /^[0-9]+$/ ? $4 : $5) }
+       END { printf "  %-10s %d searches under strace:", l, n; for (k in c) printf " %s %.3f", k, c[k] / (n > 0 ? n : 1); printf " per search\n" }' \
+    "$WORK/strace-$1.txt" | tee -a "$WORK/summary"
+}
+declare -A ONE_L ONE_C ONE_F OPEN_L OPEN_C
+
+for share in $SHARES; do
   OTHERS=()
   if [ "$share" = shared ]; then
     OTHERS+=("$(second_server "$UDP")" "$(second_server "$CORE_UDP")")
@@ -157,10 +192,13 @@ for share in alone shared; do
     for _ in $(seq 1 30); do [ "$(status 's["pvaServer"]["portSharing"]')" = shared ] && break; sleep 1; done
     say "second server on each port: Lookout sees its port $(status 's["pvaServer"]["portSharing"]')"
   fi
-  for per in 1 4 30; do
+  for per in $PERS; do
     "$LOAD" "$UDP" "$NAMES" "$per" "$WINDOW" 2 0x80 "$SOCKETS" > /dev/null # warm-up
     "$LOAD" "$CORE_UDP" "$NAMES" "$per" "$WINDOW" 2 0x80 "$SOCKETS" > /dev/null
     fwd0=$(status 's["pvaServer"]["forwarded"]')
+    if [ -n "${PVA_BENCH_PERF:-}" ]; then # a profile of Lookout under this load (LOOKOUT_JAVA_OPTS with -XX:+DumpPerfMapAtExit)
+      perf record -q -F 997 -e cpu-clock -g -p "$LOOKOUT_PID" -o "$OUT/perf-$share-$per.data" -- sleep $((SECS - 2)) > /dev/null 2>&1 &
+    fi
     L=$(measure lookout "$LOOKOUT_PID" "$UDP" "$per" 0)
     fwd1=$(status 's["pvaServer"]["forwarded"]')
     C=$(measure core "$CORE_PID" "$CORE_UDP" "$per" 0)
@@ -171,14 +209,47 @@ for share in alone shared; do
       printf "  ratio lookout/core-pva at %d name(s)/search: %.2f x names/s, %.2f x CPU per search\n", per,
              (a[2] / a[4]) / (b[2] > 0 ? b[2] / b[4] : 1), a[8] / (b[8] > 0 ? b[8] : 1) }' | tee -a "$WORK/summary"
     if [ "$per" = 1 ]; then
+      read -r _ F_CPU <<< "$(floor)"
+      say "  floor ($share run): $F_CPU us/search"
+      ONE_L[$share]=$(awk -v l="$L" 'BEGIN { split(l, a, " "); print a[8] }')
+      ONE_C[$share]=$(awk -v c="$C" 'BEGIN { split(c, b, " "); print b[8] }')
+      ONE_F[$share]=$F_CPU
       RATE=$(awk -v c="$C" 'BEGIN { split(c, b, " "); printf "%d", b[1] / b[4] }')
       say "  open loop at core-pva's sustained rate, $RATE searches/s:"
-      report "  lookout ($share)" 1 "$(measure lookout "$LOOKOUT_PID" "$UDP" 1 "$RATE")"
-      report "  core-pva ($share)" 1 "$(measure core "$CORE_PID" "$CORE_UDP" 1 "$RATE")"
+      OL=$(measure lookout "$LOOKOUT_PID" "$UDP" 1 "$RATE")
+      OC=$(measure core "$CORE_PID" "$CORE_UDP" 1 "$RATE")
+      report "  lookout ($share)" 1 "$OL"
+      report "  core-pva ($share)" 1 "$OC"
+      OPEN_L[$share]=$(awk -v r="$OL" 'BEGIN { split(r, f, " "); a = f[5] - f[7]; printf "%.2f", (a > 0 ? 100 * f[1] / a : 0) }')
+      OPEN_C[$share]=$(awk -v r="$OC" 'BEGIN { split(r, f, " "); a = f[5] - f[7]; printf "%.2f", (a > 0 ? 100 * f[1] / a : 0) }')
+      if [ -n "${PVA_BENCH_STRACE:-}" ]; then
+        FPORT=$(free_udp)
+        "$FLOOR_BIN" "$FPORT" 8 > /dev/null & FPID=$!
+        sleep 0.3
+        syscalls "floor" "$FPID" "$FPORT"
+        wait "$FPID" || true
+        syscalls "lookout" "$LOOKOUT_PID" "$UDP"
+        syscalls "core-pva" "$CORE_PID" "$CORE_UDP"
+      fi
     fi
   done
   for p in "${OTHERS[@]}"; do kill "$p" 2>/dev/null || true; done
 done
+
+# --- issue 24's table: the one-name search beside the floor and core-pva, in this run
+if [ -n "${ONE_L[alone]:-}${ONE_L[shared]:-}" ]; then
+  say ""
+  say "one-name search, CPU per answered search (us), Unicast flag, closed loop window $WINDOW, $SOCKETS sockets; open loop at core-pva's rate:"
+  say "$(printf '%-7s %8s %9s %7s %14s %17s %16s %16s' port lookout core-pva floor lookout/floor lookout/core-pva 'open: lookout' 'open: core-pva')"
+  for share in $SHARES; do
+    [ -n "${ONE_L[$share]:-}" ] || continue
+    say "$(awk -v s="$share" -v l="${ONE_L[$share]}" -v c="${ONE_C[$share]}" -v f="${ONE_F[$share]}" -v ol="${OPEN_L[$share]}" -v oc="${OPEN_C[$share]}" \
+      'BEGIN { printf "%-7s %8.2f %9.2f %7.2f %13.2fx %16.2fx %15s%% %15s%%", s, l, c, f, l / f, l / c, ol, oc }')"
+  done
+  say "goals: alone <= 1.25x floor and <= 0.8x core-pva, >= 99.5 % answered in the open loop; shared <= 1.5x floor"
+  say "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
+[ "${PVA_BENCH_LATENCY:-1}" = 0 ] && { cp "$WORK/summary" "$OUT/summary.txt"; echo "summary: $OUT/summary.txt"; exit 0; }
 
 # --- the resolver's cached latency, quiet and beside a saturating search flood
 echo "bench.example A" > "$WORK/queries"

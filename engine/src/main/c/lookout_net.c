@@ -351,8 +351,13 @@ static void give_up(JNIEnv *env, int fd, const char *what, int e) {
     throw_errno(env, what, e);
 }
 
+/* openSocket's sharing flags (NativeDatagram.SHARE_*) */
+#define LK_REUSE_PORT 1
+#define LK_REUSE_ADDR 2
+#define LK_BROADCAST 4
+
 JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_openSocket(JNIEnv *env, jclass type, jbyteArray address,
-        jboolean reuse_port, jint receive_buffer, jboolean wildcard, jbyteArray bound) {
+        jint share, jint receive_buffer, jboolean wildcard, jbyteArray bound) {
     (void) type;
     struct lk_address want;
     if ((*env)->GetArrayLength(env, address) != (jsize) sizeof want
@@ -368,8 +373,17 @@ JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_openSocket(JNIEnv 
         return -1;
     }
     int e;
-    if (reuse_port && (e = set_int(fd, SOL_SOCKET, SO_REUSEPORT, 1)) != 0) {
+    if ((share & LK_REUSE_PORT) && (e = set_int(fd, SOL_SOCKET, SO_REUSEPORT, 1)) != 0) {
         give_up(env, fd, "SO_REUSEPORT", e);
+        return -1;
+    }
+    /* PVA's broadcast port is shared with the other PVA servers of the host (seed 002 §5) */
+    if ((share & LK_REUSE_ADDR) && (e = set_int(fd, SOL_SOCKET, SO_REUSEADDR, 1)) != 0) {
+        give_up(env, fd, "SO_REUSEADDR", e);
+        return -1;
+    }
+    if ((share & LK_BROADCAST) && (e = set_int(fd, SOL_SOCKET, SO_BROADCAST, 1)) != 0) {
+        give_up(env, fd, "SO_BROADCAST", e);
         return -1;
     }
     /* beyond net.core.rmem_max only with CAP_NET_ADMIN (SO_RCVBUFFORCE), as unbound does; without

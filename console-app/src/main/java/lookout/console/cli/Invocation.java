@@ -106,7 +106,8 @@ public record Invocation(Mode mode, Path config, LogLevel logLevel, TransportCho
               --transport auto|epoll|nio       the engine's sockets: epoll where it loads (auto, the default),
                                                or insist on one
               --udp-reads auto|netty|native    how the resolver reads UDP: natively from udp_threads 2 up or
-                                               on a wildcard address (auto, the default), or insist on one
+                                               on a wildcard address (auto, the default), or insist on one;
+                                               netty also reads the PVA server's unicast sockets by Netty
 
             URL is http://HOST:PORT or https://HOST:PORT (HOST[:PORT] alone: http://, port 9153). Without
             --token-file an engine on loopback gets ~/.lookout/state/control.token or

@@ -18,7 +18,8 @@ import java.util.random.RandomGenerator;
  * @param environment      where {@code EPICS_PVA_*} variables are read
  * @param stateDirOverride when set, replaces {@code state_dir} (tests point it at a temp folder)
  * @param transport        which Netty transport the engine's sockets use
- * @param udpReads         how the resolver's UDP listeners are read
+ * @param udpReads         how the resolver's UDP listeners (and, {@code NETTY} or not, the PVA server's
+ *                         unicast sockets) are read
  * @param leakDetection    Netty's buffer leak detector: off (the service default: it records a stack
  *                         trace for one buffer in 128) or left as Netty's own settings say (tests)
  * @param pvaForwarding    whether the PVA server forwards unicast searches over loopback multicast

@@ -79,13 +79,13 @@ final class LoopNativeUdpEndpoint implements UdpEndpoint {
     /** Binds natively and has {@code loop} (an epoll loop) watch the socket, before this returns. */
     static LoopNativeUdpEndpoint open(EventLoop loop, InetSocketAddress local, UdpOptions o, UdpReceiver receiver)
             throws IOException {
-        if (o.joinGroup() != null || o.reuseAddress() || o.broadcast()) {
-            throw new IOException("natively read sockets join no groups and share no ports with other processes");
+        if (o.joinGroup() != null) {
+            throw new IOException("natively read sockets join no multicast groups");
         }
         if (Transport.of(loop) != Transport.EPOLL) {
             throw new IOException("a natively read socket on an event loop needs the epoll transport");
         }
-        NativeDatagram s = NativeDatagram.bind(local, o.reusePort(), o.receiveBuffer());
+        NativeDatagram s = NativeDatagram.bind(local, NativeUdpEndpoint.share(o), o.receiveBuffer());
         LoopNativeUdpEndpoint e;
         try {
             e = new LoopNativeUdpEndpoint(s, loop, receiver, o);

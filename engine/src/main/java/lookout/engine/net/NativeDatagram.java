@@ -38,7 +38,7 @@ import java.util.Arrays;
 public final class NativeDatagram implements AutoCloseable {
 
     /** The version of the Java–C contract: the library must say the same ({@link #abi()}). */
-    static final int ABI = 3;
+    static final int ABI = 4;
 
     // An address record: family (4, 6; 0 for none), port, scope, then 16 bytes (IPv4: the first 4).
     static final int ADDRESS = 32;
@@ -117,6 +117,21 @@ public final class NativeDatagram implements AutoCloseable {
      * taken, EACCES for a privileged one ...).
      */
     public static NativeDatagram bind(InetSocketAddress address, boolean reusePort, int receiveBuffer) throws IOException {
+        return bind(address, reusePort ? SHARE_PORT : 0, receiveBuffer);
+    }
+
+    /** {@link #bind(InetSocketAddress, boolean, int)}'s {@code share}: {@code SO_REUSEPORT}. */
+    public static final int SHARE_PORT = 1;
+    /** {@code SO_REUSEADDR}: the port shared with other processes (PVA's broadcast port, seed 002 §5). */
+    public static final int SHARE_ADDRESS = 2;
+    /** {@code SO_BROADCAST}: may send to broadcast addresses. */
+    public static final int SHARE_BROADCAST = 4;
+
+    /**
+     * As {@link #bind(InetSocketAddress, boolean, int)}, {@code share} any of {@link #SHARE_PORT},
+     * {@link #SHARE_ADDRESS} and {@link #SHARE_BROADCAST}.
+     */
+    public static NativeDatagram bind(InetSocketAddress address, int share, int receiveBuffer) throws IOException {
         InetAddress a = address.getAddress();
         if (a == null) {
             throw new IOException("cannot bind to an unresolved address: " + address);
@@ -125,7 +140,7 @@ public final class NativeDatagram implements AutoCloseable {
         writeAddress(ByteBuffer.wrap(want).order(NATIVE), 0, a, address.getPort());
         byte[] got = new byte[ADDRESS];
         boolean wildcard = a.isAnyLocalAddress();
-        int fd = openSocket(want, reusePort, receiveBuffer, wildcard, got);
+        int fd = openSocket(want, share, receiveBuffer, wildcard, got);
         try {
             InetSocketAddress bound = readAddress(ByteBuffer.wrap(got).order(NATIVE), 0);
             if (bound == null) {
@@ -657,7 +672,7 @@ public final class NativeDatagram implements AutoCloseable {
      * socket, options, bind, getsockname: the descriptor; the bound address written to
      * {@code bound}. Throws {@link NetError.NativeIoError} (and closes the socket) on any failure.
      */
-    private static native int openSocket(byte[] address, boolean reusePort, int receiveBuffer, boolean wildcard,
+    private static native int openSocket(byte[] address, int share, int receiveBuffer, boolean wildcard,
                                          byte[] bound) throws IOException;
 
     private static native int socketOption(int fd, int level, int option);

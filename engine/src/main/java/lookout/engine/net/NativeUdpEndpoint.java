@@ -56,16 +56,22 @@ final class NativeUdpEndpoint implements UdpEndpoint, Runnable {
         this.thread.setDaemon(true);
     }
 
+    /** The {@link NativeDatagram#bind(InetSocketAddress, int, int)} sharing flags that {@code o} asks for. */
+    static int share(UdpOptions o) {
+        return (o.reusePort() ? NativeDatagram.SHARE_PORT : 0) | (o.reuseAddress() ? NativeDatagram.SHARE_ADDRESS : 0)
+                | (o.broadcast() ? NativeDatagram.SHARE_BROADCAST : 0);
+    }
+
     /**
      * Binds natively and starts the reader thread. Throws where native datagrams are unavailable
      * ({@link Udp#nativeUnavailable()}) or the bind fails.
      */
     static NativeUdpEndpoint open(InetSocketAddress local, UdpOptions o, UdpReceiver receiver, String threadName)
             throws IOException {
-        if (o.joinGroup() != null || o.reuseAddress() || o.broadcast()) {
-            throw new IOException("natively read sockets join no groups and share no ports with other processes");
+        if (o.joinGroup() != null) {
+            throw new IOException("natively read sockets join no multicast groups");
         }
-        NativeDatagram s = NativeDatagram.bind(local, o.reusePort(), o.receiveBuffer());
+        NativeDatagram s = NativeDatagram.bind(local, share(o), o.receiveBuffer());
         NativeUdpEndpoint e;
         try {
             e = new NativeUdpEndpoint(s, receiver, o, threadName);

@@ -8,9 +8,9 @@ import java.net.InetSocketAddress;
 /**
  * Opens {@link UdpEndpoint}s: the engine's one way to a UDP socket, for DNS and PVA alike. Read by
  * Netty on an event loop (the portable path, every option), or natively by a reader thread of its
- * own (Linux; batches without a selector, destination addresses and chosen sources on wildcard
- * addresses; no multicast joins, no sharing with other processes). Which one a service uses is its
- * policy, from {@link lookout.engine.api.EngineOptions}; this class only opens what it is asked for.
+ * own or on an epoll loop (Linux; batches without a selector, destination addresses and chosen
+ * sources on wildcard addresses; no multicast joins). Which one a service uses is its policy, from
+ * {@link lookout.engine.api.EngineOptions}; this class only opens what it is asked for.
  */
 public final class Udp {
 

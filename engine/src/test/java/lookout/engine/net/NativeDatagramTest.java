@@ -385,4 +385,26 @@ class NativeDatagramTest {
             assertThat(socket.via(LOOPBACK)).isNull();
         }
     }
+
+    /**
+     * PVA's port is shared: with another process's socket (SO_REUSEADDR, here a JDK socket bound to
+     * the wildcard as a PVA client binds it) and among the responder's own (SO_REUSEPORT).
+     */
+    @Test
+    void aPortIsSharedWithOtherProcessesAndAmongItsOwnSockets() throws Exception {
+        int share = NativeDatagram.SHARE_PORT | NativeDatagram.SHARE_ADDRESS | NativeDatagram.SHARE_BROADCAST;
+        try (NativeDatagram first = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), share, 0);
+             NativeDatagram second = NativeDatagram.bind(first.localAddress(), share, 0);
+             java.net.DatagramSocket other = new java.net.DatagramSocket(null)) {
+            assertThat(second.localAddress()).isEqualTo(first.localAddress());
+            other.setReuseAddress(true);
+            other.bind(new InetSocketAddress(first.localAddress().getPort()));
+            assertThat(other.getLocalPort()).isEqualTo(first.localAddress().getPort());
+        }
+        // without the flags the port is not shared
+        try (NativeDatagram alone = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0)) {
+            assertThatThrownBy(() -> NativeDatagram.bind(alone.localAddress(), NativeDatagram.SHARE_ADDRESS, 0)
+                    .close()).hasMessageContaining("errno 98");
+        }
+    }
 }

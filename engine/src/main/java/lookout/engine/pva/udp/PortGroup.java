@@ -145,7 +145,9 @@ final class PortGroup implements SharedSocket.Reader {
         try {
             for (int i = 0; i < count; i++) {
                 EventLoop loop = factory.loop(readers, i);
-                UdpEndpoint e = factory.open(loop, new InetSocketAddress(address, port), options, s);
+                InetSocketAddress local = new InetSocketAddress(address, port);
+                UdpEndpoint e = kind == Kind.OWN_UNICAST && readers > 0 ? factory.openUnicast(loop, local, options, s)
+                        : factory.open(loop, local, options, s);
                 s.opened(e);
                 if (port == 0) {
                     // an ephemeral port: chosen by the first socket, shared by the others
@@ -164,6 +166,19 @@ final class PortGroup implements SharedSocket.Reader {
         }
         onBindChange.run();
         return s;
+    }
+
+    /** How each socket of {@code kind} is read ({@link UdpEndpoint#readBy}), for tests and diagnostics; engine loop. */
+    List<String> readBy(Kind kind) {
+        List<String> out = new ArrayList<>();
+        for (SharedSocket s : sockets.values()) {
+            if (s.kind == kind) {
+                for (UdpEndpoint e : s.endpoints()) {
+                    out.add(e.readBy());
+                }
+            }
+        }
+        return out;
     }
 
     private void publishUnicast() {

@@ -12,12 +12,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import lookout.engine.api.EngineOptions;
 import lookout.engine.api.Scheduler;
 import lookout.engine.config.Config;
 import lookout.engine.core.Service;
 import lookout.engine.core.ServiceContext;
 import lookout.engine.core.SnapshotBuilder;
 import lookout.engine.net.Transport;
+import lookout.engine.net.NetError;
 import lookout.engine.net.Udp;
 import lookout.engine.net.UdpEndpoint;
 import lookout.engine.net.UdpOptions;
@@ -184,6 +186,12 @@ public final class PortOwner implements Service, PvaPorts, SocketFactory {
         }
     }
 
+    /** How the sockets of {@code kind} on {@code port} are read (for tests and diagnostics); engine loop. */
+    List<String> readBy(int port, PvaPorts.Kind kind) {
+        PortGroup g = groups.get(port);
+        return g == null ? List.of() : g.readBy(kind);
+    }
+
     /** The ports listened on now (for tests and diagnostics). */
     List<Integer> ports() {
         return List.copyOf(groups.keySet());
@@ -219,5 +227,43 @@ public final class PortOwner implements Service, PvaPorts, SocketFactory {
     public UdpEndpoint open(EventLoop on, InetSocketAddress local, UdpOptions options, UdpReceiver receiver)
             throws IOException {
         return Udp.netty(on, local, options, receiver);
+    }
+
+    /**
+     * A server's unicast socket, read natively on its responder loop ({@code recvmmsg} 256 at a
+     * time into memory of the socket's own, the read's answers in one {@code sendmmsg}: issue 24's
+     * one-name search cost 1.7× to 2.2× the kernel's floor through Netty, whose epoll read takes
+     * eight datagrams a call into pooled buffers), unless the engine reads UDP through Netty
+     * ({@code --udp-reads netty}) or the native library cannot watch a socket from this loop. The
+     * port's other sockets — broadcasts, groups (joined), the wildcard (destinations) — stay Netty's.
+     */
+    @Override
+    public UdpEndpoint openUnicast(EventLoop on, InetSocketAddress local, UdpOptions options, UdpReceiver receiver)
+            throws IOException {
+        String why = ctx.options().udpReads() == EngineOptions.UdpReads.NETTY ? "--udp-reads netty"
+                : options.joinGroup() != null || options.destination() ? "options only Netty reads"
+                : Udp.nativeOnLoopUnavailable(on);
+        if (why == null) {
+            try {
+                UdpEndpoint e = Udp.nativeOnLoop(on, local, options, receiver);
+                sayHowRead(null);
+                return e;
+            } catch (IOException e) {
+                why = NetError.of(e).message();
+            }
+        }
+        sayHowRead(why);
+        return open(on, local, options, receiver);
+    }
+
+    /** Engine loop: the last way of reading said in the log, so that a rebind does not repeat it. */
+    private String toldHowRead;
+
+    private void sayHowRead(String whyNot) {
+        String how = whyNot == null ? "natively on the responder loops (recvmmsg/sendmmsg)" : "through Netty (" + whyNot + ")";
+        if (!how.equals(toldHowRead)) {
+            toldHowRead = how;
+            System.getLogger("lookout.pva.udp").log(System.Logger.Level.INFO, "PVA server's unicast sockets read " + how);
+        }
     }
 }

@@ -33,4 +33,13 @@ interface SocketFactory {
 
     /** An endpoint on {@code local}, read by Netty on {@code loop}, bound before this returns. */
     UdpEndpoint open(EventLoop loop, InetSocketAddress local, UdpOptions options, UdpReceiver receiver) throws IOException;
+
+    /**
+     * A server's socket on one of its unicast addresses, read on responder loop {@code loop}: the
+     * hottest socket of the port, which the factory may read another way than {@link #open}'s.
+     */
+    default UdpEndpoint openUnicast(EventLoop loop, InetSocketAddress local, UdpOptions options, UdpReceiver receiver)
+            throws IOException {
+        return open(loop, local, options, receiver);
+    }
 }

@@ -165,6 +165,16 @@ class PortOwnerTest {
                 true, 3), server);
         PvaPorts.Port c = listen(port, Interest.everything(), client);
         assertThat(s.readers()).isEqualTo(3);
+        // issue 24: the responder's unicast sockets are read natively on its loops where the
+        // engine's library watches sockets from an epoll loop; the client's wildcard by Netty
+        List<String> unicast = clock.call(() -> owner.readBy(port, PvaPorts.Kind.OWN_UNICAST));
+        assertThat(unicast).hasSize(3);
+        if (lookout.engine.net.Udp.nativeOnLoopUnavailable(owner.loop(3, 0)) == null) {
+            assertThat(unicast).containsOnly("native-loop");
+        } else {
+            assertThat(unicast).noneMatch("native-loop"::equals);
+        }
+        assertThat(clock.call(() -> owner.readBy(port, PvaPorts.Kind.WILDCARD))).noneMatch("native-loop"::equals);
         // three sockets share the address (SO_REUSEPORT): senders spread among them
         try (DatagramSocket a = new DatagramSocket(new InetSocketAddress(LO, 0))) {
             for (int i = 0; i < 60; i++) {
