@@ -14,8 +14,19 @@
 #     the server's CPU per answered search (utime+stime of the process, all threads);
 #   - at one name per search, an open loop at the highest rate core-pva sustained in its closed
 #     loop: the share of searches answered by each, and CPU per answered search.
+# At one name per search, in the same run, the floor (bench/pva-floor.c: a C responder that only
+# reads searches in recvmmsg batches and answers every CID in one sendmmsg) under the same load;
+# at the end issue 24's table: Lookout's, core-pva's and the floor's CPU per answered search, the
+# two ratios and the open loop's answered share, alone and shared.
 # Then the resolver's cached latency (dnsperf, per-query latencies: p50, p99) quiet and beside a
 # saturating search flood on the PVA port.
+#
+# To iterate on one figure: PVA_BENCH_PER="1" PVA_BENCH_SHARES="alone" PVA_BENCH_LATENCY=0 (and
+# PVA_BENCH_NAMES=20000 for a quicker start). PVA_BENCH_STRACE=1 adds system calls per search
+# (strace -c on Lookout, core-pva and the floor: counts, not timing); PVA_BENCH_PERF=1 a perf
+# profile of Lookout under each load (with LOOKOUT_JAVA_OPTS="-XX:+UnlockDiagnosticVMOptions
+# -XX:+DumpPerfMapAtExit" for the JIT's names); LOOKOUT_ARGS passes launcher options
+# ("--udp-reads netty"), LOOKOUT_SERVER_EXTRA keys of pva.server ("udp_threads => 1").
 #
 # Run it alone on the machine: other load makes the figures noise. Needs: the runtime image
 # (mvn -o -q -pl jlink -am package -DskipTests), java 17, maven, cc, python3, dnsperf, dnsmasq,
@@ -39,7 +50,7 @@ if [ -z "${PVA_BENCH_NETNS:-}" ]; then
   cc -O2 -Wall -o "$ROOT/bench/target/pva-floor" "$ROOT/bench/pva-floor.c"
   exec unshare -n env PVA_BENCH_NETNS=1 SMOKE="${SMOKE:-}" LOOKOUT_IMAGE="$IMAGE" PVA_BENCH_PER="${PVA_BENCH_PER:-}" \
     PVA_BENCH_SHARES="${PVA_BENCH_SHARES:-}" PVA_BENCH_LATENCY="${PVA_BENCH_LATENCY:-}" PVA_BENCH_STRACE="${PVA_BENCH_STRACE:-}" PVA_BENCH_PERF="${PVA_BENCH_PERF:-}" \
-    PVA_BENCH_NAMES="${PVA_BENCH_NAMES:-}" LOOKOUT_SERVER_EXTRA="${LOOKOUT_SERVER_EXTRA:-}" LOOKOUT_JAVA_OPTS="${LOOKOUT_JAVA_OPTS:-}" \
+    PVA_BENCH_NAMES="${PVA_BENCH_NAMES:-}" LOOKOUT_SERVER_EXTRA="${LOOKOUT_SERVER_EXTRA:-}" LOOKOUT_JAVA_OPTS="${LOOKOUT_JAVA_OPTS:-}" LOOKOUT_ARGS="${LOOKOUT_ARGS:-}" \
     bash -c 'ip link set lo up && exec bash "$0" "$@"' "$0" "$@"
 fi
 
@@ -107,7 +118,8 @@ mkdir -p "$WORK/lookout/state"
   echo "  ]"
   echo "}"
 } > "$WORK/lookout/lookout.conf"
-(cd "$WORK/lookout" && LOOKOUT_OPTS="-Xmx1g ${LOOKOUT_JAVA_OPTS:-}" exec "$IMAGE/bin/lookout" --headless \
+# LOOKOUT_ARGS: launcher options to compare with the defaults (e.g. "--udp-reads netty")
+(cd "$WORK/lookout" && LOOKOUT_OPTS="-Xmx1g ${LOOKOUT_JAVA_OPTS:-}" exec "$IMAGE/bin/lookout" --headless ${LOOKOUT_ARGS:-} \
    --config "$WORK/lookout/lookout.conf") > "$WORK/lookout/log" 2>&1 &
 LOOKOUT_PID=$!
 PIDS+=("$LOOKOUT_PID")
@@ -124,7 +136,7 @@ done
 RESOLVED=$(status 's["pva"]["resolved"]')
 say "run: $(date -u +%Y-%m-%dT%H:%MZ) on $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(uname -r); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 say "machine: $(nproc) cores; names $NAMES (resolved by Lookout: $RESOLVED); $SECS s per measurement, window $WINDOW, $SOCKETS client sockets"
-say "lookout: $(status '"responder threads %d, port %s" % (s["pvaServer"]["udpThreads"], s["pvaServer"]["portSharing"])')"
+say "lookout: $(status '"responder threads %d, port %s" % (s["pvaServer"]["udpThreads"], s["pvaServer"]["portSharing"])'); $(grep -o "unicast sockets read [a-z]* [a-z]*" "$WORK/lookout/log" | head -1); options ${LOOKOUT_ARGS:-none}"
 
 # --- one measurement: NAME PID PORT PER RATE -> "searches names lost secs sent skipped pending cpu_us_per_search"
 measure() {

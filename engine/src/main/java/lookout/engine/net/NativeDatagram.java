@@ -109,18 +109,7 @@ public final class NativeDatagram implements AutoCloseable {
         this.sender = new Batch(0, 1, SEND_BYTES);
     }
 
-    /**
-     * A UDP socket bound to {@code address} (port 0: the kernel picks one), sharing its port with
-     * the process's other sockets when {@code reusePort} ({@code SO_REUSEPORT}, gdnsd's
-     * {@code udp_threads}). An IPv6 address takes IPv4 clients too where the system does (mapped).
-     * A failure throws a {@link NetError.NativeIoError} with its errno (EADDRINUSE for a port
-     * taken, EACCES for a privileged one ...).
-     */
-    public static NativeDatagram bind(InetSocketAddress address, boolean reusePort, int receiveBuffer) throws IOException {
-        return bind(address, reusePort ? SHARE_PORT : 0, receiveBuffer);
-    }
-
-    /** {@link #bind(InetSocketAddress, boolean, int)}'s {@code share}: {@code SO_REUSEPORT}. */
+    /** {@link #bind}'s {@code share}: {@code SO_REUSEPORT}, shared with this process's sockets (gdnsd's udp_threads). */
     public static final int SHARE_PORT = 1;
     /** {@code SO_REUSEADDR}: the port shared with other processes (PVA's broadcast port, seed 002 §5). */
     public static final int SHARE_ADDRESS = 2;
@@ -128,8 +117,11 @@ public final class NativeDatagram implements AutoCloseable {
     public static final int SHARE_BROADCAST = 4;
 
     /**
-     * As {@link #bind(InetSocketAddress, boolean, int)}, {@code share} any of {@link #SHARE_PORT},
-     * {@link #SHARE_ADDRESS} and {@link #SHARE_BROADCAST}.
+     * A UDP socket bound to {@code address} (port 0: the kernel picks one), {@code share} any of
+     * {@link #SHARE_PORT}, {@link #SHARE_ADDRESS} and {@link #SHARE_BROADCAST}. An IPv6 address
+     * takes IPv4 clients too where the system does (mapped). A failure throws a
+     * {@link NetError.NativeIoError} with its errno (EADDRINUSE for a port taken, EACCES for a
+     * privileged one ...).
      */
     public static NativeDatagram bind(InetSocketAddress address, int share, int receiveBuffer) throws IOException {
         InetAddress a = address.getAddress();

@@ -76,7 +76,7 @@ class NativeDatagramTest {
 
     @Test
     void aBurstIsReceivedWithLengthsBytesAndSendersAndAnsweredOverEachSendersName() throws Exception {
-        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0);
              DatagramSocket a = client(); DatagramSocket b = client()) {
             InetSocketAddress server = socket.localAddress();
             assertThat(server.getAddress()).isEqualTo(LOOPBACK);
@@ -116,7 +116,7 @@ class NativeDatagramTest {
     @Test
     void moreAnswersThanOneSendTakesAreSentInSeveralAndNoneIsLost() throws Exception {
         int count = NativeDatagram.BATCH * 2 + 3;
-        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0);
              DatagramSocket a = client()) {
             send(a, "go", socket.localAddress());
             onReader(socket, 512, batch -> {
@@ -143,7 +143,7 @@ class NativeDatagramTest {
 
     @Test
     void aDatagramLongerThanTheSlotArrivesCutAndFlagged() throws Exception {
-        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0);
              DatagramSocket a = client()) {
             send(a, "x".repeat(700), socket.localAddress());
             int[] lengthAndFlag = onReader(socket, 512, batch -> {
@@ -157,7 +157,7 @@ class NativeDatagramTest {
     /** The flag and the length are each datagram's own: a cut one beside a whole one in the same burst. */
     @Test
     void inABurstOnlyTheLongDatagramIsFlaggedCut() throws Exception {
-        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0);
              DatagramSocket a = client()) {
             send(a, "y".repeat(700), socket.localAddress());
             send(a, "short", socket.localAddress());
@@ -177,7 +177,7 @@ class NativeDatagramTest {
 
     @Test
     void anyThreadMaySendAndAnIpv4SocketRefusesAnIpv6Destination() throws Exception {
-        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0);
              DatagramSocket a = client()) {
             byte[] hello = "hello from elsewhere".getBytes(StandardCharsets.US_ASCII);
             CompletableFuture<Boolean> sent = CompletableFuture.supplyAsync(
@@ -190,7 +190,7 @@ class NativeDatagramTest {
 
     @Test
     void aReaderBlockedInReceiveIsWokenByShutdown() throws Exception {
-        NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+        NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0);
         CompletableFuture<Integer> got = new CompletableFuture<>();
         CompletableFuture<Void> reading = new CompletableFuture<>();
         Thread t = new Thread(() -> {
@@ -217,12 +217,12 @@ class NativeDatagramTest {
     /** gdnsd's socket options: no DF, no path-MTU discovery on answers (IPv6: also at the minimum MTU). */
     @Test
     void answersLeaveWithoutPathMtuDiscovery() throws Exception {
-        try (NativeDatagram v4 = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0)) {
+        try (NativeDatagram v4 = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0)) {
             assertThat(v4.intOption(NativeDatagram.SOL_IP, NativeDatagram.IP_MTU_DISCOVER)).isEqualTo(NativeDatagram.PMTUDISC_OMIT);
         }
         NativeDatagram v6;
         try {
-            v6 = NativeDatagram.bind(new InetSocketAddress(InetAddress.getByName("::1"), 0), false, 0);
+            v6 = NativeDatagram.bind(new InetSocketAddress(InetAddress.getByName("::1"), 0), 0, 0);
         } catch (IOException e) {
             return; // no IPv6 loopback here: the IPv4 half stands
         }
@@ -233,12 +233,12 @@ class NativeDatagramTest {
 
     @Test
     void aTakenPortIsABindErrorUnlessBothShareIt() throws Exception {
-        try (NativeDatagram first = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0)) {
-            assertThatThrownBy(() -> NativeDatagram.bind(first.localAddress(), false, 0))
+        try (NativeDatagram first = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0)) {
+            assertThatThrownBy(() -> NativeDatagram.bind(first.localAddress(), 0, 0))
                     .isInstanceOf(IOException.class).hasMessageContaining("in use");
         }
-        try (NativeDatagram first = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), true, 0);
-             NativeDatagram second = NativeDatagram.bind(first.localAddress(), true, 0)) {
+        try (NativeDatagram first = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), NativeDatagram.SHARE_PORT, 0);
+             NativeDatagram second = NativeDatagram.bind(first.localAddress(), NativeDatagram.SHARE_PORT, 0)) {
             assertThat(second.localAddress()).isEqualTo(first.localAddress());
         }
     }
@@ -253,7 +253,7 @@ class NativeDatagramTest {
             assumeTrue(false, "no ::1 here: " + e.getMessage());
             return;
         }
-        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(v6, 0), false, 0); DatagramSocket a = probe) {
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(v6, 0), 0, 0); DatagramSocket a = probe) {
             a.setSoTimeout(5000);
             assertThat(socket.localAddress().getAddress()).isInstanceOf(Inet6Address.class);
             send(a, "six", socket.localAddress());
@@ -271,8 +271,8 @@ class NativeDatagramTest {
 
     @Test
     void aTakenPortIsEaddrinuseByItsErrno() throws Exception {
-        try (NativeDatagram first = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0)) {
-            Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> NativeDatagram.bind(first.localAddress(), false, 0));
+        try (NativeDatagram first = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0)) {
+            Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> NativeDatagram.bind(first.localAddress(), 0, 0));
             assertThat(t).isInstanceOf(NetError.NativeIoError.class);
             assertThat(NetError.errnoOf(t)).isEqualTo(NetError.EADDRINUSE);
             assertThat(NetError.of(t).local()).isTrue();
@@ -284,7 +284,7 @@ class NativeDatagramTest {
     @Test
     void anIpv6DestinationOfAnIpv4SocketIsRefusedWithItsErrnoAndCounted() throws Exception {
         InetSocketAddress six = new InetSocketAddress(InetAddress.getByName("::1"), 53);
-        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0);
              DatagramSocket a = client()) {
             byte[] b = "x".getBytes(StandardCharsets.US_ASCII);
             assertThat(socket.sendTo(b, 1, six)).isFalse();
@@ -306,7 +306,7 @@ class NativeDatagramTest {
 
     @Test
     void aReceiveAfterShutdownReturnsAtOnceAndAnErrnoReadsAsTheHostSaysIt() throws Exception {
-        NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+        NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0);
         socket.shutdown();
         int[] got = onReader(socket, 512, batch -> new int[] {batch.receive(), batch.errno()});
         assertThat(got).containsExactly(0, 0);
@@ -322,7 +322,7 @@ class NativeDatagramTest {
     @Test
     void onAWildcardAddressEachDatagramSaysItsDestinationAndItsAnswersLeaveFromIt() throws Exception {
         InetAddress second = InetAddress.getByName("127.0.0.2");
-        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), 0), false, 0);
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), 0), 0, 0);
              DatagramSocket a = client()) {
             int port = socket.localAddress().getPort();
             send(a, "to-first", new InetSocketAddress(LOOPBACK, port));
@@ -374,7 +374,7 @@ class NativeDatagramTest {
     /** A socket on a specific address knows no destinations: its answers leave from its address. */
     @Test
     void aSocketOnASpecificAddressSaysNoDestination() throws Exception {
-        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), false, 0);
+        try (NativeDatagram socket = NativeDatagram.bind(new InetSocketAddress(LOOPBACK, 0), 0, 0);
              DatagramSocket a = client()) {
             send(a, "q", socket.localAddress());
             Object[] got = onReader(socket, 512, batch -> {
