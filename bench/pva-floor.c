@@ -5,7 +5,12 @@
  * replies with one sendmmsg. What it costs per search is almost all the kernel's (receive, route,
  * send on loopback); no server can answer for less, so a goal below it cannot be met.
  *
- *   pva-floor PORT SECONDS          prints: FLOOR searches cpu_nanos user_nanos
+ *   pva-floor PORT SECONDS [forward]   prints: FLOOR searches cpu_nanos user_nanos
+ *
+ * With "forward" it also does the least a server sharing its port must add (seed 002 §5): each
+ * search goes out again, as an ORIGIN_TAG and the search, to 224.0.0.128:PORT over loopback (TTL
+ * 1), in the same sendmmsg as the replies — the floor of a forwarding responder (the kernel
+ * delivers each copy to every socket of the group, a second server's among them).
  *
  * Layouts: ../shared/PVA-WIRE.md (seed 002 §2); every loop is bounded by SECONDS.
  */
@@ -101,11 +106,13 @@ static int answer(const uint8_t *d, int len, const struct sockaddr_in *src, uint
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: pva-floor PORT SECONDS\n");
+        fprintf(stderr, "usage: pva-floor PORT SECONDS [forward]\n");
         return 2;
     }
     int fd = socket(AF_INET, SOCK_DGRAM, 0);
-    int big = 4 << 20;
+    int big = 4 << 20, one = 1;
+    /* as a PVA server binds (SO_REUSEADDR), so a second server's wildcard socket can share the port */
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
     /* recvmmsg's own timeout is only looked at after a datagram arrives: the socket's bounds the wait */
     struct timeval tick = {0, 100000};
@@ -116,10 +123,19 @@ int main(int argc, char **argv) {
         perror("bind");
         return 1;
     }
-    static uint8_t in[BATCH][DGRAM], out[BATCH][DGRAM];
-    static struct sockaddr_in src[BATCH], dst[BATCH];
-    static struct iovec iin[BATCH], iout[BATCH];
-    static struct mmsghdr im[BATCH], om[BATCH];
+    int forward = argc > 3 && strcmp(argv[3], "forward") == 0;
+    if (forward) {
+        struct in_addr lo = {htonl(INADDR_LOOPBACK)};
+        unsigned char ttl = 1;
+        setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &lo, sizeof lo);
+        setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &ttl, sizeof ttl);
+    }
+    struct sockaddr_in group = {.sin_family = AF_INET, .sin_port = htons((uint16_t) atoi(argv[1]))};
+    inet_pton(AF_INET, "224.0.0.128", &group.sin_addr);
+    static uint8_t in[BATCH][DGRAM], out[2 * BATCH][DGRAM];
+    static struct sockaddr_in src[BATCH], dst[2 * BATCH];
+    static struct iovec iin[BATCH], iout[2 * BATCH];
+    static struct mmsghdr im[BATCH], om[2 * BATCH];
     for (int i = 0; i < BATCH; i++) {
         iin[i] = (struct iovec) {in[i], DGRAM};
         im[i].msg_hdr = (struct msghdr) {.msg_name = &src[i], .msg_namelen = sizeof src[i], .msg_iov = &iin[i], .msg_iovlen = 1};
@@ -138,11 +154,24 @@ int main(int argc, char **argv) {
                 iout[k] = (struct iovec) {out[k], (size_t) len};
                 om[k].msg_hdr = (struct msghdr) {.msg_name = &dst[k], .msg_namelen = sizeof dst[k], .msg_iov = &iout[k], .msg_iovlen = 1};
                 k++;
+                int n = (int) im[m].msg_len;
+                if (forward && n + 24 <= DGRAM) {
+                    /* ORIGIN_TAG (the destination: 127.0.0.1, IPv4-mapped), then the search as received */
+                    uint8_t *o = out[k];
+                    o[0] = 0xCA; o[1] = 2; o[2] = in[m][2] & 0x80; o[3] = 0x16;
+                    put32(o + 4, 16, (in[m][2] & 0x80) != 0);
+                    memset(o + 8, 0, 10); o[18] = 0xFF; o[19] = 0xFF; o[20] = 127; o[21] = 0; o[22] = 0; o[23] = 1;
+                    memcpy(o + 24, in[m], (size_t) n);
+                    dst[k] = group;
+                    iout[k] = (struct iovec) {out[k], (size_t) (n + 24)};
+                    om[k].msg_hdr = (struct msghdr) {.msg_name = &dst[k], .msg_namelen = sizeof dst[k], .msg_iov = &iout[k], .msg_iovlen = 1};
+                    k++;
+                }
             }
         }
         if (k > 0) {
             sendmmsg(fd, om, (unsigned) k, MSG_DONTWAIT);
-            searches += k;
+            searches += forward ? k / 2 : k;
         }
     }
     struct rusage u;

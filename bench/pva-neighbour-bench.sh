@@ -15,14 +15,17 @@
 #   - at one name per search, an open loop at the highest rate core-pva sustained in its closed
 #     loop: the share of searches answered by each, and CPU per answered search.
 # At one name per search, in the same run, the floor (bench/pva-floor.c: a C responder that only
-# reads searches in recvmmsg batches and answers every CID in one sendmmsg) under the same load;
+# reads searches in recvmmsg batches and answers every CID in one sendmmsg) under the same load,
+# and with a second server on its port the floor that also forwards each search to the group;
+# these three are measured PVA_BENCH_ROUNDS times in turn (default 3) and the medians reported;
 # at the end issue 24's table: Lookout's, core-pva's and the floor's CPU per answered search, the
 # two ratios and the open loop's answered share, alone and shared.
 # Then the resolver's cached latency (dnsperf, per-query latencies: p50, p99) quiet and beside a
 # saturating search flood on the PVA port.
 #
 # To iterate on one figure: PVA_BENCH_PER="1" PVA_BENCH_SHARES="alone" PVA_BENCH_LATENCY=0 (and
-# PVA_BENCH_NAMES=20000 for a quicker start). PVA_BENCH_STRACE=1 adds system calls per search
+# PVA_BENCH_NAMES=20000 for a quicker start). PVA_BENCH_WARMUP: seconds of load on each server
+# before each measurement (default 2). PVA_BENCH_STRACE=1 adds system calls per search
 # (strace -c on Lookout, core-pva and the floor: counts, not timing); PVA_BENCH_PERF=1 a perf
 # profile of Lookout under each load (with LOOKOUT_JAVA_OPTS="-XX:+UnlockDiagnosticVMOptions
 # -XX:+DumpPerfMapAtExit" for the JIT's names); LOOKOUT_ARGS passes launcher options
@@ -50,7 +53,7 @@ if [ -z "${PVA_BENCH_NETNS:-}" ]; then
   cc -O2 -Wall -o "$ROOT/bench/target/pva-floor" "$ROOT/bench/pva-floor.c"
   exec unshare -n env PVA_BENCH_NETNS=1 SMOKE="${SMOKE:-}" LOOKOUT_IMAGE="$IMAGE" PVA_BENCH_PER="${PVA_BENCH_PER:-}" \
     PVA_BENCH_SHARES="${PVA_BENCH_SHARES:-}" PVA_BENCH_LATENCY="${PVA_BENCH_LATENCY:-}" PVA_BENCH_STRACE="${PVA_BENCH_STRACE:-}" PVA_BENCH_PERF="${PVA_BENCH_PERF:-}" \
-    PVA_BENCH_NAMES="${PVA_BENCH_NAMES:-}" LOOKOUT_SERVER_EXTRA="${LOOKOUT_SERVER_EXTRA:-}" LOOKOUT_JAVA_OPTS="${LOOKOUT_JAVA_OPTS:-}" LOOKOUT_ARGS="${LOOKOUT_ARGS:-}" \
+    PVA_BENCH_NAMES="${PVA_BENCH_NAMES:-}" PVA_BENCH_WARMUP="${PVA_BENCH_WARMUP:-}" PVA_BENCH_ROUNDS="${PVA_BENCH_ROUNDS:-}" LOOKOUT_SERVER_EXTRA="${LOOKOUT_SERVER_EXTRA:-}" LOOKOUT_JAVA_OPTS="${LOOKOUT_JAVA_OPTS:-}" LOOKOUT_ARGS="${LOOKOUT_ARGS:-}" \
     bash -c 'ip link set lo up && exec bash "$0" "$@"' "$0" "$@"
 fi
 
@@ -59,6 +62,9 @@ LOAD=$ROOT/bench/target/pva-load
 FLOOR_BIN=$ROOT/bench/target/pva-floor
 # to iterate on one figure: PVA_BENCH_PER="1" PVA_BENCH_SHARES="alone" PVA_BENCH_LATENCY=0
 PERS=${PVA_BENCH_PER:-1 4 30}
+WARMUP=${PVA_BENCH_WARMUP:-2}
+ROUNDS=${PVA_BENCH_ROUNDS:-3}
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 SHARES=${PVA_BENCH_SHARES:-alone shared}
 WORK=$(mktemp -d /tmp/lookout-pva-neighbour.XXXXXX)
 OUT=$ROOT/bench/out/pva-neighbour
@@ -119,7 +125,7 @@ mkdir -p "$WORK/lookout/state"
   echo "}"
 } > "$WORK/lookout/lookout.conf"
 # LOOKOUT_ARGS: launcher options to compare with the defaults (e.g. "--udp-reads netty")
-(cd "$WORK/lookout" && LOOKOUT_OPTS="-Xmx1g ${LOOKOUT_JAVA_OPTS:-}" exec "$IMAGE/bin/lookout" --headless ${LOOKOUT_ARGS:-} \
+(cd "$WORK/lookout" && LOOKOUT_OPTS="${LOOKOUT_JAVA_OPTS:-}" exec "$IMAGE/bin/lookout" --headless ${LOOKOUT_ARGS:-} \
    --config "$WORK/lookout/lookout.conf") > "$WORK/lookout/log" 2>&1 &
 LOOKOUT_PID=$!
 PIDS+=("$LOOKOUT_PID")
@@ -137,6 +143,14 @@ RESOLVED=$(status 's["pva"]["resolved"]')
 say "run: $(date -u +%Y-%m-%dT%H:%MZ) on $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(uname -r); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 say "machine: $(nproc) cores; names $NAMES (resolved by Lookout: $RESOLVED); $SECS s per measurement, window $WINDOW, $SOCKETS client sockets"
 say "lookout: $(status '"responder threads %d, port %s" % (s["pvaServer"]["udpThreads"], s["pvaServer"]["portSharing"])'); $(grep -o "unicast sockets read [a-z]* [a-z]*" "$WORK/lookout/log" | head -1); options ${LOOKOUT_ARGS:-none}"
+
+# --- what a process spends with no search sent (its timers, GC, the JIT): PID SECONDS -> ms of CPU per s
+idle_cpu() {
+  local t0 t1
+  t0=$(ticks "$1"); sleep "$2"; t1=$(ticks "$1")
+  awk -v a="$t0" -v b="$t1" -v hz="$HZ" -v s="$2" 'BEGIN { printf "%.1f", (b - a) / hz / s * 1000 }'
+}
+say "idle, before any search (5 s): lookout $(idle_cpu "$LOOKOUT_PID" 5) ms CPU/s, core-pva $(idle_cpu "$CORE_PID" 5) ms CPU/s"
 
 # --- one measurement: NAME PID PORT PER RATE -> "searches names lost secs sent skipped pending cpu_us_per_search"
 measure() {
@@ -172,14 +186,16 @@ while True:
 
 # --- the floor (bench/pva-floor.c: recvmmsg, a reply naming every CID, sendmmsg; no lookup) under
 #     the same one-name load: "FLOOR_SEARCHES CPU_US_PER_SEARCH"
-floor() {
-  local port out r
+floor() { # [forward]: the floor of a responder that also forwards every search (a second server on its port)
+  local port out r other=""
   port=$(free_udp)
   out=$WORK/floor.out
-  "$FLOOR_BIN" "$port" $((SECS + 2)) > "$out" & local f=$!
+  [ "${1:-}" = forward ] && { other=$(second_server "$port"); sleep 0.3; }
+  "$FLOOR_BIN" "$port" $((SECS + 2)) ${1:-} > "$out" & local f=$!
   sleep 0.5
   r=$("$LOAD" "$port" "$NAMES" 1 "$WINDOW" "$SECS" 0x80 "$SOCKETS" | awk '/^RESULT/ {print $2}')
   wait "$f"
+  [ -n "$other" ] && kill "$other" 2> /dev/null
   awk -v n="$r" '/^FLOOR/ { printf "%d %.2f\n", n, $3 / ($2 > 0 ? $2 : 1) / 1000 }' "$out"
 }
 # syscalls per search of a process under the one-name closed loop (strace -c: counts, not timing)
@@ -189,7 +205,7 @@ syscalls() { # LABEL PID PORT
   sleep 1
   r=$("$LOAD" "$3" "$NAMES" 1 "$WINDOW" 3 0x80 "$SOCKETS" | awk '/^RESULT/ {print $2}')
   kill -INT "$st"; wait "$st" 2> /dev/null || true
-  awk -v l="$1" -v n="$r" '$NF ~ /^(recvmmsg|sendmmsg|recvfrom|sendto|sendmsg|recvmsg|epoll_wait|epoll_pwait|read|write|futex)$/ {
+  awk -v l="$1" -v n="$r" '$NF ~ /^(recvmmsg|sendmmsg|recvfrom|sendto|sendmsg|recvmsg|epoll_wait|epoll_pwait|epoll_pwait2|read|write|futex)$/ {
          c[$NF] = ($4 ~ /^[0-9]+$/ ? $4 : $5) }
        END { printf "  %-10s %d searches under strace:", l, n; for (k in c) printf " %s %.3f", k, c[k] / (n > 0 ? n : 1); printf " per search\n" }' \
     "$WORK/strace-$1.txt" | tee -a "$WORK/summary"
@@ -205,28 +221,48 @@ for share in $SHARES; do
     say "second server on each port: Lookout sees its port $(status 's["pvaServer"]["portSharing"]')"
   fi
   for per in $PERS; do
-    "$LOAD" "$UDP" "$NAMES" "$per" "$WINDOW" 2 0x80 "$SOCKETS" > /dev/null # warm-up
-    "$LOAD" "$CORE_UDP" "$NAMES" "$per" "$WINDOW" 2 0x80 "$SOCKETS" > /dev/null
+    "$LOAD" "$UDP" "$NAMES" "$per" "$WINDOW" "$WARMUP" 0x80 "$SOCKETS" > /dev/null # warm-up
+    "$LOAD" "$CORE_UDP" "$NAMES" "$per" "$WINDOW" "$WARMUP" 0x80 "$SOCKETS" > /dev/null
     fwd0=$(status 's["pvaServer"]["forwarded"]')
     if [ -n "${PVA_BENCH_PERF:-}" ]; then # a profile of Lookout under this load (LOOKOUT_JAVA_OPTS with -XX:+DumpPerfMapAtExit)
       perf record -q -F 997 -e cpu-clock -g -p "$LOOKOUT_PID" -o "$OUT/perf-$share-$per.data" -- sleep $((SECS - 2)) > /dev/null 2>&1 &
     fi
-    L=$(measure lookout "$LOOKOUT_PID" "$UDP" "$per" 0)
-    fwd1=$(status 's["pvaServer"]["forwarded"]')
-    C=$(measure core "$CORE_PID" "$CORE_UDP" "$per" 0)
-    report "lookout ($share)" "$per" "$L"
-    report "core-pva ($share)" "$per" "$C"
-    say "  lookout forwarded $((fwd1 - fwd0)) searches meanwhile"
-    awk -v l="$L" -v c="$C" -v per="$per" 'BEGIN { split(l, a, " "); split(c, b, " ");
-      printf "  ratio lookout/core-pva at %d name(s)/search: %.2f x names/s, %.2f x CPU per search\n", per,
-             (a[2] / a[4]) / (b[2] > 0 ? b[2] / b[4] : 1), a[8] / (b[8] > 0 ? b[8] : 1) }' | tee -a "$WORK/summary"
+    # at one name per search, ROUNDS rounds of Lookout, core-pva and the floor in turn: the machine's
+    # drift between minutes is larger than the differences sought, so each figure is its median
+    rounds=1; [ "$per" = 1 ] && rounds=$ROUNDS
+    LS=(); CS=(); FS=(); FFS=()
+    for round in $(seq 1 "$rounds"); do
+      L=$(measure lookout "$LOOKOUT_PID" "$UDP" "$per" 0)
+      fwd1=$(status 's["pvaServer"]["forwarded"]')
+      C=$(measure core "$CORE_PID" "$CORE_UDP" "$per" 0)
+      tag=""; [ "$rounds" -gt 1 ] && tag=" r$round"
+      report "lookout ($share)$tag" "$per" "$L"
+      report "core-pva ($share)$tag" "$per" "$C"
+      say "  lookout forwarded $((fwd1 - fwd0)) searches meanwhile"
+      awk -v l="$L" -v c="$C" -v per="$per" 'BEGIN { split(l, a, " "); split(c, b, " ");
+        printf "  ratio lookout/core-pva at %d name(s)/search: %.2f x names/s, %.2f x CPU per search\n", per,
+               (a[2] / a[4]) / (b[2] > 0 ? b[2] / b[4] : 1), a[8] / (b[8] > 0 ? b[8] : 1) }' | tee -a "$WORK/summary"
+      LS+=("$(awk -v l="$L" 'BEGIN { split(l, a, " "); print a[8] }')")
+      CS+=("$(awk -v c="$C" 'BEGIN { split(c, b, " "); printf "%s %d", b[8], b[1] / b[4] }')")
+      if [ "$per" = 1 ]; then
+        read -r _ F_CPU <<< "$(floor)"
+        FS+=("$F_CPU")
+        say "  floor ($share run$tag): $F_CPU us/search"
+        if [ "$share" = shared ]; then
+          read -r _ FF_CPU <<< "$(floor forward)"
+          FFS+=("$FF_CPU")
+          say "  floor answering and forwarding (beside a second server$tag): $FF_CPU us/search"
+        fi
+      fi
+      fwd0=$(status 's["pvaServer"]["forwarded"]')
+    done
     if [ "$per" = 1 ]; then
-      read -r _ F_CPU <<< "$(floor)"
-      say "  floor ($share run): $F_CPU us/search"
-      ONE_L[$share]=$(awk -v l="$L" 'BEGIN { split(l, a, " "); print a[8] }')
-      ONE_C[$share]=$(awk -v c="$C" 'BEGIN { split(c, b, " "); print b[8] }')
-      ONE_F[$share]=$F_CPU
-      RATE=$(awk -v c="$C" 'BEGIN { split(c, b, " "); printf "%d", b[1] / b[4] }')
+      ONE_L[$share]=$(median "${LS[@]}")
+      ONE_C[$share]=$(median $(printf '%s\n' "${CS[@]}" | cut -d' ' -f1))
+      ONE_F[$share]=$(median "${FS[@]}")
+      [ "${#FFS[@]}" -gt 0 ] && ONE_FF=$(median "${FFS[@]}")
+      [ "$rounds" -gt 1 ] && say "  medians of $rounds rounds: lookout ${ONE_L[$share]}, core-pva ${ONE_C[$share]}, floor ${ONE_F[$share]}${ONE_FF:+, floor forwarding $ONE_FF} us/search"
+      RATE=$(median $(printf '%s\n' "${CS[@]}" | cut -d' ' -f2) | cut -d. -f1)
       say "  open loop at core-pva's sustained rate, $RATE searches/s:"
       OL=$(measure lookout "$LOOKOUT_PID" "$UDP" 1 "$RATE")
       OC=$(measure core "$CORE_PID" "$CORE_UDP" 1 "$RATE")
@@ -258,6 +294,7 @@ if [ -n "${ONE_L[alone]:-}${ONE_L[shared]:-}" ]; then
     say "$(awk -v s="$share" -v l="${ONE_L[$share]}" -v c="${ONE_C[$share]}" -v f="${ONE_F[$share]}" -v ol="${OPEN_L[$share]}" -v oc="${OPEN_C[$share]}" \
       'BEGIN { printf "%-7s %8.2f %9.2f %7.2f %13.2fx %16.2fx %15s%% %15s%%", s, l, c, f, l / f, l / c, ol, oc }')"
   done
+  [ -n "${ONE_FF:-}" ] && say "$(awk -v l="${ONE_L[shared]:-0}" -v ff="$ONE_FF" 'BEGIN { printf "shared: the floor of answering and forwarding each search is %.2f us; lookout %.2fx that", ff, l / ff }')"
   say "goals: alone <= 1.25x floor and <= 0.8x core-pva, >= 99.5 % answered in the open loop; shared <= 1.5x floor"
   say "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
