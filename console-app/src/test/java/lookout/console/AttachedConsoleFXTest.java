@@ -1,5 +1,6 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.fx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -99,10 +100,6 @@ class AttachedConsoleFXTest {
 
     private static void waitFor(Callable<Boolean> condition) throws Exception {
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, condition);
-    }
-
-    private static <T> T fx(Callable<T> read) throws Exception {
-        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
     }
 
     private static TreeItem<PoolRow> find(TreeItem<PoolRow> from, PoolRow.Kind kind, String name) {

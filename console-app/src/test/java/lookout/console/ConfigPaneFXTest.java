@@ -1,11 +1,11 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TextArea;
@@ -40,9 +40,7 @@ class ConfigPaneFXTest {
         console = new TestConsole(dir);
         ConfigResult initial = console.minimal(dir);
         assertThat(initial.problems()).as("the test configuration itself must be valid").isEmpty();
-        window = new ConsoleWindow(console.engine, console.loader);
-        window.open(initial, initial.config().source().name(), initial.config().source().text());
-        window.show(stage);
+        window = console.open(initial, stage);
         window.mainView().select(ConsoleWindow.CONFIGURATION);
     }
 
@@ -50,10 +48,6 @@ class ConfigPaneFXTest {
     void stop() {
         window.close();
         console.close();
-    }
-
-    private static void waitFor(java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
     }
 
     private static String label(FxRobot robot, String id) {
@@ -129,9 +123,7 @@ class ConfigPaneFXTest {
                 ConfigResult initial = console.parse(TestConsole.with("", zone + PoolsPaneFXTest.POOLS), dir);
                 assertThat(initial.problems()).isEmpty();
                 javafx.stage.Stage stage = (javafx.stage.Stage) robot.lookup("#configEditor").query().getScene().getWindow();
-                window = new ConsoleWindow(console.engine, console.loader);
-                window.open(initial, initial.config().source().name(), initial.config().source().text());
-                window.show(stage);
+                window = console.open(initial, stage);
                 window.mainView().select(ConsoleWindow.CONFIGURATION);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);

@@ -1,10 +1,11 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.waitFor;
+import static lookout.console.TestConsole.fx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import javafx.scene.control.TableView;
 import javafx.scene.input.Clipboard;
 import javafx.scene.input.KeyCode;
@@ -38,23 +39,13 @@ class CopyFXTest {
                 .replace("  server => { enable => false }", "  server => { enable => true, name_server => false }");
         ConfigResult initial = console.parse(text, dir);
         assertThat(initial.problems()).isEmpty();
-        window = new ConsoleWindow(console.engine, console.loader);
-        window.open(initial, initial.config().source().name(), initial.config().source().text());
-        window.show(stage);
+        window = console.open(initial, stage);
     }
 
     @AfterEach
     void stop() {
         window.close();
         console.close();
-    }
-
-    private static void waitFor(java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
-    }
-
-    private static <T> T fx(java.util.concurrent.Callable<T> read) throws Exception {
-        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
     }
 
     private static String clipboard() throws Exception {

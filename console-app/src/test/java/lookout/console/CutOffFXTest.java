@@ -1,5 +1,7 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.waitFor;
+import static lookout.console.TestConsole.fx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -45,9 +47,7 @@ class CutOffFXTest {
                 PoolsPaneFXTest.POOLS).replace("listen => [ 127.0.0.1:0 ]",
                 "listen => [ 127.0.0.1:0, 127.0.0.2:0, 127.0.0.3:0 ]"), dir);
         assertThat(initial.problems()).isEmpty();
-        window = new ConsoleWindow(console.engine, console.loader);
-        window.open(initial, initial.config().source().name(), initial.config().source().text());
-        window.show(stage);
+        window = console.open(initial, stage);
     }
 
     /** The window at 1280 × 800, a control room's side monitor (after the window's own first sizing). */
@@ -64,14 +64,6 @@ class CutOffFXTest {
     void stop() {
         window.close();
         console.close();
-    }
-
-    private static void waitFor(java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
-    }
-
-    private static <T> T fx(java.util.concurrent.Callable<T> read) throws Exception {
-        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
     }
 
     /** Every labelled node under {@code root} whose text is drawn cut ("Pools: 0 OK / 1 in FAILOV…"). */

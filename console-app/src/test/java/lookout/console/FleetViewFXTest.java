@@ -1,5 +1,6 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.fx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -62,10 +63,6 @@ class FleetViewFXTest {
 
     private static void waitFor(Callable<Boolean> condition) throws Exception {
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, condition);
-    }
-
-    private static <T> T fx(Callable<T> read) throws Exception {
-        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
     }
 
     @Test

@@ -1,10 +1,10 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
@@ -32,9 +32,7 @@ class MainWindowFXTest {
         Path dir = Files.createTempDirectory("lookout-fx");
         console = new TestConsole(dir);
         ConfigResult initial = console.minimal(dir);
-        window = new ConsoleWindow(console.engine, console.loader);
-        window.open(initial, initial.config().source().name(), initial.config().source().text());
-        window.show(stage);
+        window = console.open(initial, stage);
     }
 
     @AfterEach
@@ -45,10 +43,6 @@ class MainWindowFXTest {
 
     private static String text(FxRobot robot, String id) {
         return robot.lookup(id).queryAs(Label.class).getText();
-    }
-
-    private static void waitFor(java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.fx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -40,9 +41,7 @@ class PlainWordsFXTest {
         Path dir = Files.createTempDirectory("lookout-fx");
         console = new TestConsole(dir);
         ConfigResult initial = console.minimal(dir);
-        window = new ConsoleWindow(console.engine, console.loader);
-        window.open(initial, initial.config().source().name(), initial.config().source().text());
-        window.show(stage);
+        window = console.open(initial, stage);
         window.mainView().select(ConsoleWindow.EVENTS);
     }
 
@@ -50,10 +49,6 @@ class PlainWordsFXTest {
     void stop() {
         window.close();
         console.close();
-    }
-
-    private static <T> T fx(java.util.concurrent.Callable<T> read) throws Exception {
-        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
     }
 
     @Test

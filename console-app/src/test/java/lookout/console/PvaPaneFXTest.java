@@ -1,5 +1,7 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.waitFor;
+import static lookout.console.TestConsole.fx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.DatagramPacket;
@@ -9,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
@@ -48,9 +49,7 @@ class PvaPaneFXTest {
         ConfigResult initial = console.parse(text, dir);
         assertThat(initial.problems()).isEmpty();
         beaconPort = initial.config().pva().broadcastPort();
-        window = new ConsoleWindow(console.engine, console.loader);
-        window.open(initial, initial.config().source().name(), initial.config().source().text());
-        window.show(stage);
+        window = console.open(initial, stage);
         window.mainView().select(ConsoleWindow.PVA);
     }
 
@@ -58,14 +57,6 @@ class PvaPaneFXTest {
     void stop() {
         window.close();
         console.close();
-    }
-
-    private static void waitFor(java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
-    }
-
-    private static <T> T fx(java.util.concurrent.Callable<T> read) throws Exception {
-        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
     }
 
     /** A CMD_BEACON (seed 002 §2), big-endian: header, GUID, flags, sequence, change count, address, port, "tcp", null status. */

@@ -1,5 +1,7 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.waitFor;
+import static lookout.console.TestConsole.fx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.DatagramPacket;
@@ -12,7 +14,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import javafx.geometry.Bounds;
 import javafx.scene.Node;
 import javafx.scene.Parent;
@@ -65,9 +66,7 @@ class PvaPaneLayoutFXTest {
         ConfigResult initial = console.parse(text, dir);
         assertThat(initial.problems()).isEmpty();
         beaconPort = initial.config().pva().broadcastPort();
-        window = new ConsoleWindow(console.engine, console.loader);
-        window.open(initial, initial.config().source().name(), initial.config().source().text());
-        window.show(stage);
+        window = console.open(initial, stage);
         window.mainView().select(ConsoleWindow.PVA);
     }
 
@@ -75,14 +74,6 @@ class PvaPaneLayoutFXTest {
     void stop() {
         window.close();
         console.close();
-    }
-
-    private static void waitFor(java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
-    }
-
-    private static <T> T fx(java.util.concurrent.Callable<T> read) throws Exception {
-        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
     }
 
     /** Seven servers beaconing to the engine's port, the status PVs published, the channels listed. */

@@ -1,5 +1,7 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.waitFor;
+import static lookout.console.TestConsole.fx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.DatagramPacket;
@@ -8,7 +10,6 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
@@ -63,9 +64,7 @@ class ResolverPaneFXTest {
         ConfigResult initial = console.parse(TestConsole.with(
                 "  scopes => { corp => { domains => [ corp.test. ], servers => [ " + upstream + " ] } }\n", ""), dir);
         assertThat(initial.problems()).isEmpty();
-        window = new ConsoleWindow(console.engine, console.loader);
-        window.open(initial, initial.config().source().name(), initial.config().source().text());
-        window.show(stage);
+        window = console.open(initial, stage);
         window.mainView().select(ConsoleWindow.RESOLVER);
     }
 
@@ -74,14 +73,6 @@ class ResolverPaneFXTest {
         window.close();
         console.close();
         silentUpstream.close();
-    }
-
-    private static void waitFor(java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
-    }
-
-    private static <T> T fx(java.util.concurrent.Callable<T> read) throws Exception {
-        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.fx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -75,10 +76,6 @@ class ShiftLayoutFXTest {
     void stop() {
         window.close();
         console.close();
-    }
-
-    private static <T> T fx(java.util.concurrent.Callable<T> read) throws Exception {
-        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -29,19 +30,13 @@ class ShortcutsFXTest {
         Path dir = Files.createTempDirectory("lookout-fx");
         console = new TestConsole(dir);
         ConfigResult initial = console.parse(TestConsole.with("", PoolsPaneFXTest.POOLS), dir);
-        window = new ConsoleWindow(console.engine, console.loader);
-        window.open(initial, initial.config().source().name(), initial.config().source().text());
-        window.show(stage);
+        window = console.open(initial, stage);
     }
 
     @AfterEach
     void stop() {
         window.close();
         console.close();
-    }
-
-    private static void waitFor(java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
     }
 
     private static void ctrl(FxRobot robot, KeyCode key) {

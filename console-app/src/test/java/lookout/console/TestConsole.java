@@ -4,6 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import javafx.stage.Stage;
 import lookout.engine.api.Engine;
 import lookout.engine.api.EngineOptions;
 import lookout.engine.testing.VirtualScheduler;
@@ -12,6 +15,7 @@ import lookout.engine.config.ConfigLoader;
 import lookout.engine.config.ConfigResult;
 import lookout.engine.config.ConfigSource;
 import lookout.engine.boot.Engines;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * An engine for FX tests: virtual time, seeded randomness, state in a temp folder, and a
@@ -97,6 +101,24 @@ final class TestConsole {
         Config c = new Config(ConfigSource.of(dir.resolve("test.conf").toString(), dir, text), null, Map.of(),
                 Map.of(), null, null, null, dir);
         return new ConfigResult(c, List.of());
+    }
+
+    /** A console window on this engine with {@code initial} open (its own file and text), shown on {@code stage}. */
+    ConsoleWindow open(ConfigResult initial, Stage stage) {
+        ConsoleWindow window = new ConsoleWindow(engine, loader);
+        window.open(initial, initial.config().source().name(), initial.config().source().text());
+        window.show(stage);
+        return window;
+    }
+
+    /** Waits up to 10 s (wall time: the FX thread's, not the engine's virtual clock) for {@code condition}. */
+    static void waitFor(Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
+    }
+
+    /** {@code read} on the FX thread, its result here. */
+    static <T> T fx(Callable<T> read) throws Exception {
+        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
     }
 
     void close() {

@@ -1,5 +1,7 @@
 package lookout.console;
 
+import static lookout.console.TestConsole.waitFor;
+import static lookout.console.TestConsole.fx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
@@ -88,21 +90,11 @@ class WhyPanelFXTest {
         ConfigResult initial = console.parse(text, dir);
         assertThat(initial.problems()).isEmpty();
         WaitForAsyncUtils.asyncFx(() -> {
-            window = new ConsoleWindow(console.engine, console.loader);
-            window.open(initial, initial.config().source().name(), initial.config().source().text());
-            window.show(stage);
+            window = console.open(initial, stage);
             window.mainView().select(ConsoleWindow.PVA);
             return null;
         }).get(10, TimeUnit.SECONDS);
         return initial.config().pva().broadcastPort();
-    }
-
-    private static void waitFor(java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, condition);
-    }
-
-    private static <T> T fx(java.util.concurrent.Callable<T> read) throws Exception {
-        return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
     }
 
     /** Searches {@code name}, lets the ring search it {@code ticks} times, then opens its "why?". */
