@@ -147,13 +147,14 @@ int main(int argc, char **argv) {
             im[i].msg_hdr.msg_namelen = sizeof src[i];
         }
         int got = recvmmsg(fd, im, BATCH, MSG_WAITFORONE, NULL);
-        int k = 0;
+        int k = 0, replies = 0;
         for (int m = 0; m < got; m++) {
             int len = answer(in[m], (int) im[m].msg_len, &src[m], out[k], &dst[k]);
             if (len > 0) {
                 iout[k] = (struct iovec) {out[k], (size_t) len};
                 om[k].msg_hdr = (struct msghdr) {.msg_name = &dst[k], .msg_namelen = sizeof dst[k], .msg_iov = &iout[k], .msg_iovlen = 1};
                 k++;
+                replies++;
                 int n = (int) im[m].msg_len;
                 if (forward && n + 24 <= DGRAM) {
                     /* ORIGIN_TAG (the destination: 127.0.0.1, IPv4-mapped), then the search as received */
@@ -171,7 +172,7 @@ int main(int argc, char **argv) {
         }
         if (k > 0) {
             sendmmsg(fd, om, (unsigned) k, MSG_DONTWAIT);
-            searches += forward ? k / 2 : k;
+            searches += replies;
         }
     }
     struct rusage u;

@@ -69,6 +69,8 @@ public final class PortOwner implements Service, PvaPorts, SocketFactory {
     private Scheduler.Cancellable sharingCheck = Scheduler.Cancellable.NONE;
     private boolean sharingCheckPending;
     private final boolean filtersOwnCopies;
+    /** Engine loop: the last way of reading the unicast sockets said in the log, so that a rebind does not repeat it. */
+    private String toldHowRead;
 
     /** The engine's port owner: own forwarded copies filtered in the kernel where the sockets allow. */
     public PortOwner() {
@@ -255,9 +257,6 @@ public final class PortOwner implements Service, PvaPorts, SocketFactory {
         sayHowRead(why);
         return open(on, local, options, receiver);
     }
-
-    /** Engine loop: the last way of reading said in the log, so that a rebind does not repeat it. */
-    private String toldHowRead;
 
     private void sayHowRead(String whyNot) {
         String how = whyNot == null ? "natively on the responder loops (recvmmsg/sendmmsg)" : "through Netty (" + whyNot + ")";
