@@ -86,9 +86,10 @@ fi
 # takes the last of each):
 #   -Xmx   128 MiB for the engine and the console, plus 512 bytes for each entry of the
 #          resolver's cache (resolver.cache_size in the file given with --config, else the
-#          embedded default's 10 000): the JVM's own default, a quarter of the machine, let a
-#          benchmark's garbage grow it to 800 MB and keep it; the engine warns at start when the
-#          limit it runs with is too small for its cache_size
+#          embedded default's 10 000) and 512 for each name of pva.watch there: the JVM's own
+#          default, a quarter of the machine, let a benchmark's garbage grow it to 800 MB and keep
+#          it; the engine warns at start and on a reload when the limit it runs with is too small
+#          for them (lookout.engine.core.HeapBudget)
 #   -Xms32m a small start, grown as needed (the default is 1/64 of the machine)
 #   G1 with a periodic collection after a minute without one, which gives unused heap back to the
 #          system (an idle console or service shrinks again); pauses of a few milliseconds on
@@ -112,11 +113,22 @@ for a in "\$@"; do
     case \$a in --config=*) file=\${a#--config=} ;; esac
     prev=\$a
 done
+# and the names of pva.watch, each given heap too (lookout.engine.core.HeapBudget)
+watched=0
 if [ -n "\$file" ] && [ -r "\$file" ]; then
     n=\$(grep -o 'cache_size[[:space:]]*=>*[[:space:]]*[0-9][0-9]*' "\$file" 2>/dev/null | head -1 | grep -o '[0-9][0-9]*\$')
     [ -n "\$n" ] && cache=\$n
+    n=\$(awk '
+        { line = \$0; sub(/#.*/, "", line) }
+        !inside { if (!match(line, /(^|[^A-Za-z0-9_])watch[ \t]*=>?[ \t]*\[/)) next
+                  line = substr(line, RSTART + RLENGTH); inside = 1 }
+        { gsub(/"[^"]*"/, " x ", line); e = index(line, "]"); if (e) line = substr(line, 1, e - 1)
+          m = split(line, t, /[ \t,;]+/); for (i = 1; i <= m; i++) if (t[i] != "") k++
+          if (e) { print k + 0; found = 1; exit } }
+        END { if (!found) print k + 0 }' "\$file" 2>/dev/null)
+    [ -n "\$n" ] && watched=\$n
 fi
-heap=\$((128 + cache / 2048))
+heap=\$((128 + cache / 2048 + watched / 2048))
 JVM_OPTS="-Xms32m -Xmx\${heap}m -XX:+UseG1GC -XX:MaxGCPauseMillis=10 -XX:MaxTenuringThreshold=1 -XX:G1PeriodicGCInterval=60000 -Xss512k -XX:MaxMetaspaceSize=192m -XX:ReservedCodeCacheSize=96m"
 # shellcheck disable=SC2086
 exec "\$DIR/java" \$JVM_OPTS \$LOOKOUT_OPTS ${runtime_modules}-m lookout.console/lookout.console.Main "\$@"

@@ -73,7 +73,17 @@ h=$(LOOKOUT_OPTS="-XX:+PrintFlagsFinal" timeout 60 "$lookout" --check-config "$s
 [[ $h == $(( (128 + 100000 / 2048) * 1024 * 1024 )) ]] || fail "cache_size 100000 gave a heap limit of ${h:-nothing}, expected 176 MiB"
 h=$(LOOKOUT_OPTS="-Xmx300m -XX:+PrintFlagsFinal" timeout 60 "$lookout" --check-config "$sized" 2>/dev/null | heap || true)
 [[ $h == $(( 300 * 1024 * 1024 )) ]] || fail "LOOKOUT_OPTS=-Xmx300m gave a heap limit of ${h:-nothing}, expected 300 MiB"
-pass "launcher: heap limit from cache_size (176 MiB for 100 000 entries), LOOKOUT_OPTS overrides it"
+# ... and 512 bytes more for each name of pva.watch (here 40 960, quoted and bare, a comment among them; the JVM rounds the limit to 2 MiB)
+watched=$work/watched.conf
+{
+  printf 'resolver => { cache_size => 100000 }\npva => {\n  watch => [   # the machine'"'"'s PVs ]\n'
+  python3 -c "import sys; [print('    \"SR:C%02d:BPM[%d]\"' % (i % 40, i) if i % 2 else '    SR:C%02d:BPM%d' % (i % 40, i)) for i in range(40960)]"
+  printf '  ]\n}\n'
+} > "$watched"
+h=$(LOOKOUT_OPTS="-XX:+PrintFlagsFinal" timeout 60 "$lookout" --check-config "$watched" 2>/dev/null | heap || true)
+[[ $h == $(( (128 + 100000 / 2048 + 40960 / 2048) * 1024 * 1024 )) ]] \
+  || fail "cache_size 100000 and 40 960 watched names gave a heap limit of ${h:-nothing}, expected 196 MiB"
+pass "launcher: heap limit from cache_size (176 MiB for 100 000 entries) and pva.watch (+20 MiB for 40 960 names), LOOKOUT_OPTS overrides it"
 
 # ---------------------------------------------------------------- --check-config, good file
 read -r status_port dns_port pva_bcast pva_server <<<"$(python3 "$root/scripts/free-port.py" 4)"

@@ -199,6 +199,15 @@ public final class DefaultEngine implements EngineCore, ServiceContext {
         state = EngineState.RUNNING;
         recordVersion(startVersion, config);
         publish(new EngineEvent.EngineStarted(scheduler.now(), startVersion));
+        checkHeap(config);
+    }
+
+    /** Warns when the JVM's heap limit is too small for what {@code config} keeps ({@link HeapBudget}). */
+    private void checkHeap(Config config) {
+        HeapBudget.of(config).shortfall(Runtime.getRuntime().maxMemory()).ifPresent(warn -> {
+            LOG.log(Level.WARNING, warn);
+            publish(new EngineEvent.Notice(scheduler.now(), Subsystem.ENGINE, Severity.WARNING, warn));
+        });
     }
 
     /** {@code state_dir} of {@code config}, or the options' override; created when missing. */
@@ -267,6 +276,9 @@ public final class DefaultEngine implements EngineCore, ServiceContext {
             lastReload = new ReloadResult(true, version, appliedAt, diff, List.of());
             publish(new EngineEvent.ConfigApplied(appliedAt, version, candidate.source().sha256(),
                     diff.changes().stream().map(Object::toString).toList()));
+            if (HeapBudget.of(candidate).bytes() > HeapBudget.of(before).bytes()) {
+                checkHeap(candidate); // a reload may ask for more than the launcher gave
+            }
             return lastReload;
         });
     }

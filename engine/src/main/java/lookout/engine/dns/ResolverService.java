@@ -88,7 +88,6 @@ public final class ResolverService implements Service, Commands.Resolver {
         listeners.tcpLimits(rc.tcpClients(), rc.tcpPipeline(), rc.tcpIdleTimeout());
         status = new ResolverStatus(scheduler, r, books, listeners);
         listeners.open(rc.listen(), rc.udpThreads(), rc.udpReceiveBuffer());
-        checkHeap(rc);
         rateTimer = scheduler.scheduleAtFixedRate(status::tick, 1, 1, TimeUnit.SECONDS);
     }
 
@@ -115,30 +114,6 @@ public final class ResolverService implements Service, Commands.Resolver {
         return s;
     }
 
-    /**
-     * Heap to allow a cache entry: what the launcher sizes -Xmx by. An entry itself (an upstream
-     * answer of a few records on the wire, its key and its row in the cache) measures 190-300
-     * bytes (AllocationProbe.entryBytes); the rest is room for the young generation that a full
-     * cache turning over at thousands of misses a second allocates through.
-     */
-    static final long BYTES_PER_CACHE_ENTRY = 512;
-    /** Heap the engine and the console need besides the cache. */
-    static final long BASE_HEAP = 128L << 20;
-
-    /** Warns when the JVM's heap limit is too small for {@code resolver.cache_size} (a reload may raise it). */
-    private void checkHeap(ResolverConfig rc) {
-        long need = BASE_HEAP + rc.cacheSize() * BYTES_PER_CACHE_ENTRY;
-        long max = Runtime.getRuntime().maxMemory();
-        if (max != Long.MAX_VALUE && max < need * 9 / 10) {
-            String warn = "resolver: cache_size " + rc.cacheSize() + " needs about " + (need >> 20) + " MB of heap, but the"
-                    + " engine may use " + (max >> 20) + " MB: a full cache would run it out of memory; lower cache_size,"
-                    + " or restart it with LOOKOUT_OPTS=-Xmx" + ((need >> 20) + 1) + "m";
-            LOG.log(Level.WARNING, warn);
-            ctx.publish(new lookout.engine.api.EngineEvent.Notice(scheduler.now(), lookout.engine.api.Subsystem.RESOLVER,
-                    lookout.engine.api.Severity.WARNING, warn));
-        }
-    }
-
     /** What the UDP listeners answer local questions from: the resolver's parsed zones, shared. */
     private LoopView view(ResolverConfig rc) {
         return new LoopView(resolver.zones, rc.allow(), !rc.search().isEmpty());
@@ -148,9 +123,6 @@ public final class ResolverService implements Service, Commands.Resolver {
     public void apply(Config before, Config after) throws Exception {
         ResolverConfig rc = after.resolver();
         resolver.reconfigure(rc, after.zones());
-        if (rc.cacheSize() > before.resolver().cacheSize()) {
-            checkHeap(rc);
-        }
         intake.allow(rc.allow());
         listeners.publish(view(rc));
         listeners.tcpLimits(rc.tcpClients(), rc.tcpPipeline(), rc.tcpIdleTimeout());

@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.LongAdder;
  * answers cache hits, local zones and forwarded questions where it reads them
  * (docs/adr/0005-upstream-sockets.md).
  *
- * <p>Concurrency: {@code batch}, {@code current}, {@code inBurst}, {@code flushQueued} and
+ * <p>Concurrency: {@code batch}, {@code outgoing}, {@code current}, {@code inBurst}, {@code flushQueued} and
  * {@code together} belong to the loop's thread; sends from any other thread leave at once
  * through {@link NativeDatagram#sendTo} (its own memory, under its lock). Closing stops the
  * watching on the loop and frees the socket after it.
@@ -56,6 +56,8 @@ final class LoopNativeUdpEndpoint implements UdpEndpoint {
     private final LongAdder sendErrors = new LongAdder();
     private final LongAdder receiverErrors = new LongAdder();
     private final byte[] scratch;
+    /** The loop's sends on their way into the batch's memory (a datagram being delivered is in {@code scratch}). */
+    private final byte[] outgoing;
     private final Runnable flushTask = this::flushQueued;
     // the loop's thread only
     private final NativeDatagram.Batch batch;
@@ -73,6 +75,7 @@ final class LoopNativeUdpEndpoint implements UdpEndpoint {
         this.loop = loop;
         this.receiver = receiver;
         this.scratch = new byte[options.maxDatagram()];
+        this.outgoing = new byte[options.maxDatagram()];
         this.batch = socket.new Batch(options.maxDatagram(), BATCH);
     }
 
@@ -130,16 +133,16 @@ final class LoopNativeUdpEndpoint implements UdpEndpoint {
 
     @Override
     public boolean send(byte[] data, int offset, int length, InetSocketAddress to, InetAddress from) {
-        byte[] d = offset == 0 ? data : java.util.Arrays.copyOfRange(data, offset, offset + length);
-        return out(d, length, to, from == null ? null : socket.via(from));
+        return out(offset == 0 ? data : staged(data, offset, length), length, to, from == null ? null : socket.via(from));
     }
 
     @Override
     public boolean send(ByteBuf data, InetSocketAddress to, InetAddress from) {
         try {
-            byte[] d = new byte[data.readableBytes()];
-            data.getBytes(data.readerIndex(), d);
-            return out(d, d.length, to, from == null ? null : socket.via(from));
+            int n = data.readableBytes();
+            byte[] d = loop.inEventLoop() && n <= outgoing.length ? outgoing : new byte[n];
+            data.getBytes(data.readerIndex(), d, 0, n);
+            return out(d, n, to, from == null ? null : socket.via(from));
         } finally {
             data.release();
         }
@@ -150,10 +153,22 @@ final class LoopNativeUdpEndpoint implements UdpEndpoint {
         if (current < 0 || !loop.inEventLoop()) {
             throw new IllegalStateException("reply() outside a datagram's delivery");
         }
-        byte[] d = offset == 0 ? data : java.util.Arrays.copyOfRange(data, offset, offset + length);
         // the sender's own name as received, and the datagram's destination as the source
-        batch.answer(current, d, length);
+        batch.answer(current, offset == 0 ? data : staged(data, offset, length), length);
         return true;
+    }
+
+    /**
+     * {@code data[offset, offset + length)} from index 0 of an array: on the loop, the reusable
+     * {@link #outgoing} (the batch copies it into its own memory before anything else is sent
+     * there); elsewhere a copy of its own.
+     */
+    private byte[] staged(byte[] data, int offset, int length) {
+        if (loop.inEventLoop() && length <= outgoing.length) {
+            System.arraycopy(data, offset, outgoing, 0, length);
+            return outgoing;
+        }
+        return java.util.Arrays.copyOfRange(data, offset, offset + length);
     }
 
     private boolean out(byte[] data, int length, InetSocketAddress to, byte[] via) {

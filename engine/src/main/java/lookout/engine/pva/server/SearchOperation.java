@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import lookout.engine.pva.wire.Guid;
 
 /**
  * All names of one CMD_SEARCH, offered to every source in order as a single operation
@@ -111,6 +112,12 @@ public final class SearchOperation {
         if (claimed == 0) {
             return List.of();
         }
+        Claimant only = soleClaimant();
+        if (only != null) {
+            // the rule (seed 002 §4: a server answers for itself; a name server for the one server
+            // its names are on): one reply, its CIDs without a grouping pass
+            return List.of(group(only, claimed == cids.length ? cids : claimedCids()));
+        }
         // A search names a handful of servers at most (one, as a rule): a linear scan over the
         // distinct claimants beats hashing a GUID and an address per name (the hottest path of
         // the responder, seed 002 §4).
@@ -151,10 +158,40 @@ public final class SearchOperation {
         }
         List<ReplyGroup> out = new ArrayList<>(groups);
         for (int g = 0; g < groups; g++) {
-            Claimant c = distinct[g];
-            out.add(new ReplyGroup(c.self() ? null : c.guid, c.endpoint, ids[g]));
+            out.add(group(distinct[g], ids[g]));
         }
         return out;
+    }
+
+    /** The one server every claim here is for, or null when there are several. */
+    private Claimant soleClaimant() {
+        Claimant only = null;
+        for (Claimant c : claims) {
+            if (c == null || c == only) {
+                continue;
+            }
+            if (only == null) {
+                only = c;
+            } else if (!only.equals(c)) {
+                return null;
+            }
+        }
+        return only;
+    }
+
+    /** The CIDs claimed, in request order. */
+    private int[] claimedCids() {
+        int[] ids = new int[claimed];
+        for (int i = 0, k = 0; i < claims.length; i++) {
+            if (claims[i] != null) {
+                ids[k++] = cids[i];
+            }
+        }
+        return ids;
+    }
+
+    private static ReplyGroup group(Claimant c, int[] ids) {
+        return new ReplyGroup(c.self() ? null : c.guid, c.endpoint, ids, c.id);
     }
 
     /**
@@ -162,9 +199,11 @@ public final class SearchOperation {
      *
      * @param guid     the claiming server's GUID, or null for this server
      * @param endpoint the claiming server's TCP endpoint, or null for this server
-     * @param cids     claimed CIDs in request order
+     * @param cids     claimed CIDs in request order (the operation's own array when it claimed
+     *                 every name for one server: read it, never write it)
+     * @param server   {@code guid} as a {@link Guid}, made once per claimant rather than per reply
      */
-    public record ReplyGroup(byte[] guid, InetSocketAddress endpoint, int[] cids) {
+    public record ReplyGroup(byte[] guid, InetSocketAddress endpoint, int[] cids, Guid server) {
         public boolean self() {
             return endpoint == null;
         }
@@ -178,6 +217,8 @@ public final class SearchOperation {
         static final Claimant SELF = new Claimant(null, null);
         final byte[] guid;
         final InetSocketAddress endpoint;
+        /** {@code guid} as the reply carries it (null for this server). */
+        final Guid id;
 
         /**
          * @param guid     the server's 12-byte GUID (not copied: the caller hands it over)
@@ -186,6 +227,7 @@ public final class SearchOperation {
         public Claimant(byte[] guid, InetSocketAddress endpoint) {
             this.guid = guid;
             this.endpoint = endpoint;
+            this.id = guid == null ? null : Guid.of(guid);
         }
 
         boolean self() {

@@ -188,7 +188,9 @@ final class SearchResponder {
             forward(t, req, raw, offset, source, arrival);
         }
         InetAddress replyAddr = replyAny ? src : req.replyAddress();
-        InetSocketAddress client = new InetSocketAddress(replyAddr, req.replyPort());
+        // as a rule the client asks for replies where it searched from: its address as received
+        InetSocketAddress client = replyAny && req.replyPort() == source.getPort()
+                ? source : new InetSocketAddress(replyAddr, req.replyPort());
         InetAddress from = arrival.replyFrom();
         if (tag != null && !WireAddress.isAny(tag.origin())) {
             from = tag.origin(); // §4: reply from the address the client sent to
@@ -250,8 +252,9 @@ final class SearchResponder {
         List<SearchRequest.Name> names = req.names();
         int n = names.size();
         boolean tcp = false;
-        for (String p : req.protocols()) {
-            tcp |= "tcp".equals(p);
+        List<String> protocols = req.protocols();
+        for (int i = 0; i < protocols.size(); i++) {
+            tcp |= "tcp".equals(protocols.get(i));
         }
         if (!tcp) {
             n = 0; // PVXS offers names only when "tcp" is among the protocols
@@ -288,17 +291,25 @@ final class SearchResponder {
                     false, List.of()));
         }
         counters.namesClaimed.add(op.claimedCount());
-        List<SearchResponse> out = new ArrayList<>(1);
-        for (SearchOperation.ReplyGroup g : op.groups()) {
-            List<Integer> ids = SearchResponse.cids(g.cids());
-            if (g.self()) {
-                out.add(new SearchResponse(guid, req.sequenceId(), WireAddress.ANY_MAPPED, ownPort, "tcp", true, ids));
-            } else {
-                out.add(new SearchResponse(Guid.of(g.guid()), req.sequenceId(), g.endpoint().getAddress(),
-                        g.endpoint().getPort(), "tcp", true, ids));
-            }
+        List<SearchOperation.ReplyGroup> groups = op.groups();
+        if (groups.size() == 1) {
+            return List.of(reply(groups.get(0), req, ownPort));
+        }
+        List<SearchResponse> out = new ArrayList<>(groups.size());
+        for (SearchOperation.ReplyGroup g : groups) {
+            out.add(reply(g, req, ownPort));
         }
         return out;
+    }
+
+    private SearchResponse reply(SearchOperation.ReplyGroup g, SearchRequest req, int ownPort) {
+        // the group's CIDs are read once, by the encoder: no copy of them
+        List<Integer> ids = SearchResponse.cidsOf(g.cids());
+        if (g.self()) {
+            return new SearchResponse(guid, req.sequenceId(), WireAddress.ANY_MAPPED, ownPort, "tcp", true, ids);
+        }
+        return new SearchResponse(g.server(), req.sequenceId(), g.endpoint().getAddress(), g.endpoint().getPort(),
+                "tcp", true, ids);
     }
 
     /** The most searched names over every answering thread, most searched first. */

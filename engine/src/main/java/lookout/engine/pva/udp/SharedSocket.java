@@ -45,6 +45,9 @@ final class SharedSocket implements UdpReceiver {
         void failed(SharedSocket s, NetError error, InetSocketAddress to);
     }
 
+    /** Each reading loop's view of its endpoint's array ({@link #view}). */
+    private static final ThreadLocal<ByteBuf> VIEW = new ThreadLocal<>();
+
     final Kind kind;
     /** The address bound: the datagrams' destination (the wildcard's: where it is not known). */
     final InetAddress bound;
@@ -169,9 +172,23 @@ final class SharedSocket implements UdpReceiver {
             return;
         }
         // a longer datagram arrives cut: decoding it fails and the listeners count it as malformed
-        ByteBuf raw = Unpooled.wrappedBuffer(data, 0, length);
+        ByteBuf raw = view(data, length);
         DatagramContents contents = PvaCodec.decodeDatagram(raw);
         reader.received(this, from, contents, raw, sender, destination);
+    }
+
+    /**
+     * {@code data[0, length)} as a buffer, valid during the delivery as {@code data} is: a reading
+     * loop hands over the same array every time (its endpoint's), so each loop keeps one view of
+     * it rather than two buffer objects made for every datagram.
+     */
+    private static ByteBuf view(byte[] data, int length) {
+        ByteBuf v = VIEW.get();
+        if (v == null || v.array() != data) {
+            v = Unpooled.wrappedBuffer(data);
+            VIEW.set(v);
+        }
+        return v.setIndex(0, length);
     }
 
     @Override

@@ -1,8 +1,9 @@
 package lookout.engine.pva.wire;
 
 import java.net.InetAddress;
-import java.util.ArrayList;
+import java.util.AbstractList;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * CMD_SEARCH (seed 002 §2): client to server over UDP or TCP. An empty protocol list with no names
@@ -24,19 +25,46 @@ public record SearchRequest(int sequenceId, int flags, InetAddress replyAddress,
     }
 
     /**
-     * An unmodifiable copy of one class whatever its size. {@code List.copyOf} gives one class
-     * for one or two elements and another for more; the responder's loops over a search's names
-     * were compiled for the first after a run of one-name searches, and every larger search then
-     * took a class-check trap until the JIT gave up inlining there: 30-name searches 18 % slower
-     * for the rest of the run (bench/RESULTS.md, issue 13 A/B).
+     * An unmodifiable copy of one class whatever its size ({@link Frozen}). {@code List.copyOf}
+     * gives one class for one or two elements and another for more; the responder's loops over a
+     * search's names were compiled for the first after a run of one-name searches, and every
+     * larger search then took a class-check trap until the JIT gave up inlining there: 30-name
+     * searches 18 % slower for the rest of the run (bench/RESULTS.md, issue 13 A/B). A list the
+     * decoder made is one already and is kept as it is.
      */
     private static <T> List<T> frozen(List<T> list) {
-        ArrayList<T> copy = new ArrayList<>(list);
-        for (T t : copy) {
+        if (list instanceof Frozen) {
+            return list;
+        }
+        Object[] copy = list.toArray();
+        for (Object t : copy) {
             java.util.Objects.requireNonNull(t);
         }
-        return java.util.Collections.unmodifiableList(copy);
+        return new Frozen<>(copy);
     }
+
+    /** An immutable list over an array nobody else holds. */
+    private static final class Frozen<T> extends AbstractList<T> implements RandomAccess {
+        private final Object[] items;
+
+        Frozen(Object[] items) {
+            this.items = items;
+        }
+
+        @SuppressWarnings("unchecked")
+        @Override
+        public T get(int index) {
+            return (T) items[index];
+        }
+
+        @Override
+        public int size() {
+            return items.length;
+        }
+    }
+
+    /** The protocol list of nearly every search, decoded without a string made for it. */
+    private static final List<String> TCP_ONLY = new Frozen<>(new Object[] {"tcp"});
 
     /** One searched name. */
     public record Name(int cid, String name) {
@@ -80,20 +108,27 @@ public record SearchRequest(int sequenceId, int flags, InetAddress replyAddress,
         if (np > r.remaining()) {
             throw new WireReader.Malformed("protocol count " + np + " exceeds the message");
         }
-        List<String> protocols = new ArrayList<>(np);
-        for (int i = 0; i < np; i++) {
-            protocols.add(r.string("protocol"));
+        List<String> protocols;
+        if (np == 1 && r.nextIsAscii("tcp")) {
+            r.skip(4, "protocol");
+            protocols = TCP_ONLY;
+        } else {
+            Object[] ps = new Object[np];
+            for (int i = 0; i < np; i++) {
+                ps[i] = r.string("protocol");
+            }
+            protocols = new Frozen<>(ps);
         }
         int n = r.u16("name count");
         if ((long) n * 5 > r.remaining()) {
             throw new WireReader.Malformed("name count " + n + " exceeds the message");
         }
-        List<Name> names = new ArrayList<>(n);
+        Object[] names = new Object[n];
         for (int i = 0; i < n; i++) {
             int cid = r.i32("CID");
-            names.add(new Name(cid, r.string("PV name")));
+            names[i] = new Name(cid, r.string("PV name"));
         }
-        return new SearchRequest(seq, flags, reply, port, protocols, names);
+        return new SearchRequest(seq, flags, reply, port, protocols, new Frozen<>(names));
     }
 
     @Override

@@ -32,6 +32,11 @@ public record SearchResponse(Guid guid, int sequenceId, InetAddress serverAddres
         return new CidList(cids.clone());
     }
 
+    /** {@link #cids(int...)} over {@code cids} itself, which the caller no longer writes. */
+    public static List<Integer> cidsOf(int[] cids) {
+        return new CidList(cids);
+    }
+
     /** An immutable list of CIDs over an int array. */
     private static final class CidList extends AbstractList<Integer> implements RandomAccess {
         private final int[] cids;

@@ -49,14 +49,24 @@ public final class WireAddress {
     }
 
     static InetAddress read(ByteBuf in, int index) {
+        // nearly every search and reply names "any" (PVXS, core-pva): the two forms come back as
+        // the constants, with nothing allocated on the responder's hottest path
+        long high = in.getLong(index);
+        long low = in.getLong(index + 8);
+        if (high == 0 && (low == 0 || low == 0x0000_FFFF_0000_0000L)) {
+            return low == 0 ? ANY_ZERO : ANY_MAPPED;
+        }
         byte[] b = new byte[16];
         in.getBytes(index, b);
         return address(b);
     }
 
     public static void write(ByteBuf out, InetAddress a) {
-        if (a == null) {
+        if (a == null || a == ANY_ZERO) {
             out.writeZero(16);
+        } else if (a == ANY_MAPPED) {
+            out.writeLong(0);
+            out.writeLong(0x0000_FFFF_0000_0000L);
         } else if (a instanceof Inet4Address) {
             out.writeZero(10);
             out.writeShort(0xFFFF);

@@ -102,6 +102,20 @@ final class WireReader {
         throw new Malformed(what + " size is null");
     }
 
+    /** True when a string of exactly {@code ascii} (a one-byte Size, then its bytes) comes next. */
+    boolean nextIsAscii(String ascii) {
+        int n = ascii.length();
+        if (end - pos < 1 + n || buf.getUnsignedByte(pos) != n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (buf.getByte(pos + 1 + i) != ascii.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A string: Size then UTF-8 bytes; the null Size reads as empty (pvDataJava sends it). */
     String string(String what) throws Malformed {
         int n = size(what, true);

@@ -10,6 +10,9 @@ import java.nio.charset.StandardCharsets;
  */
 public final class WireWriter {
 
+    /** The protocol of nearly every search and reply. */
+    private static final byte[] TCP = "tcp".getBytes(StandardCharsets.US_ASCII);
+
     private final ByteBuf out;
     private final boolean bigEndian;
 
@@ -96,6 +99,10 @@ public final class WireWriter {
     }
 
     public void string(String s) {
+        if ("tcp".equals(s)) {
+            string(TCP); // every reply's protocol: its bytes made once
+            return;
+        }
         string(s.getBytes(StandardCharsets.UTF_8));
     }
 

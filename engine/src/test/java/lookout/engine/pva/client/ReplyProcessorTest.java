@@ -168,6 +168,23 @@ class ReplyProcessorTest {
     }
 
     @Test
+    void namesClaimedByOneServerShareItsEndpointAndGuid() {
+        // each reply decodes a GUID and an endpoint of its own; 100 000 names claimed by one server
+        // must not keep 100 000 copies of them (about 150 bytes a name of live heap)
+        PvChannel other = registry.reference("dispatch:pv2", PvChannel.REF_WATCHED);
+        replies.datagram(datagram(claim(G1, channel.cid)), SERVER, arrival(Kind.OWN_UNICAST));
+        replies.datagram(datagram(claim(G1, other.cid)), new InetSocketAddress(SERVER.getAddress(), SERVER.getPort()),
+                arrival(Kind.OWN_UNICAST));
+        assertThat(other.state).isEqualTo(ChannelState.RESOLVED);
+        assertThat(other.endpoint).isEqualTo(new InetSocketAddress(SERVER.getAddress(), 5075)).isSameAs(channel.endpoint);
+        assertThat(other.guid).isEqualTo(G1).isSameAs(channel.guid);
+        // a restarted server's GUID is its own object, and its names share that one
+        replies.datagram(datagram(beacon(G2)), SERVER, arrival(Kind.OWN_UNICAST));
+        replies.datagram(datagram(claim(G2, channel.cid, other.cid)), SERVER, arrival(Kind.OWN_UNICAST));
+        assertThat(channel.guid).isEqualTo(G2).isSameAs(other.guid);
+    }
+
+    @Test
     void anotherGuidAnnouncedAtAClaimedEndpointWithdrawsTheClaims() {
         // G1 claimed the name at 127.0.0.1:5075 and never beaconed; G2 now announces that endpoint:
         // one TCP endpoint is one server, so G1's claims are gone (seed 002 §3.4: a changed GUID)

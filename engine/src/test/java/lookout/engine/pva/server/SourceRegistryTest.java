@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import lookout.engine.net.HostPort;
+import lookout.engine.pva.wire.Guid;
 import lookout.engine.testing.VirtualScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -144,6 +145,35 @@ class SourceRegistryTest {
         assertThat(op.groups()).hasSize(2);
         assertThat(op.groups().get(0).cids()).containsExactly(1, 3);
         assertThat(op.groups().get(1).cids()).containsExactly(2);
+    }
+
+    @Test
+    void oneServersClaimsAreOneReplyOfTheClaimedCidsInOrder() {
+        // the rule: every claim of a search for one server (equal claimants, not only one object),
+        // some names unclaimed between them
+        byte[] guid = java.util.HexFormat.of().parseHex(GUID);
+        InetSocketAddress at = new InetSocketAddress("127.0.0.5", 5075);
+        SearchOperation op = new SearchOperation(new String[] {"a", "b", "c", "d", "e"}, new int[] {10, 11, 12, 13, 14});
+        op.claimFor(1, new SearchOperation.Claimant(guid.clone(), at));
+        op.claimFor(3, new SearchOperation.Claimant(guid.clone(), new InetSocketAddress("127.0.0.5", 5075)));
+        op.claimFor(4, guid.clone(), at);
+        List<SearchOperation.ReplyGroup> groups = op.groups();
+        assertThat(groups).hasSize(1);
+        assertThat(groups.get(0).cids()).containsExactly(11, 13, 14);
+        assertThat(groups.get(0).endpoint()).isEqualTo(at);
+        assertThat(groups.get(0).server()).isEqualTo(Guid.parse(GUID));
+        // every name claimed for itself: one reply of every CID
+        SearchOperation self = new SearchOperation(new String[] {"a", "b"}, new int[] {20, 21});
+        self.claim(0);
+        self.claim(1);
+        assertThat(self.groups()).singleElement().satisfies(g -> {
+            assertThat(g.self()).isTrue();
+            assertThat(g.server()).isNull();
+            assertThat(g.cids()).containsExactly(20, 21);
+        });
+        // and a second server among them makes two
+        op.claimFor(0, new SearchOperation.Claimant(new byte[12], at));
+        assertThat(op.groups()).extracting(g -> g.cids().length).containsExactly(1, 3);
     }
 
     @Test

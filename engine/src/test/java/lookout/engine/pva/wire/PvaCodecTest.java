@@ -66,6 +66,31 @@ class PvaCodecTest {
     }
 
     @Test
+    void theCommonFieldsDecodeToSharedValuesAndTheRestAsSent() throws Exception {
+        // "any" and ["tcp"] are what nearly every search carries: decoded without objects made for
+        // them, so two decodes give the same ones; anything else decodes as it was sent
+        SearchRequest a = (SearchRequest) only(Vectors.V1_PVXS_SEARCH);
+        SearchRequest b = (SearchRequest) only(Vectors.V1_PVXS_SEARCH);
+        assertThat(a.replyAddress()).isSameAs(b.replyAddress()).isSameAs(WireAddress.ANY_ZERO);
+        assertThat(a.protocols()).isSameAs(b.protocols());
+        InetAddress mapped = InetAddress.getByName("192.0.2.7");
+        for (List<String> protocols : List.of(List.of("tcp", "tls"), List.of("tcpx"), List.of("tc"), List.of("tls"),
+                List.of("tcp"), List.<String>of())) {
+            for (InetAddress reply : List.of(WireAddress.ANY_MAPPED, WireAddress.ANY_ZERO, mapped,
+                    InetAddress.getByName("2001:db8::7"), InetAddress.getByName("::ffff:0.0.0.1"))) {
+                SearchRequest sent = new SearchRequest(7, Pva.SEARCH_UNICAST, reply, 5076, protocols,
+                        List.of(new SearchRequest.Name(1, "a:b")));
+                SearchRequest got = (SearchRequest) only(encode(sent));
+                assertThat(got).isEqualTo(sent);
+                assertThat(got.protocols()).containsExactlyElementsOf(protocols);
+                assertThat(encode(got)).isEqualTo(encode(sent));
+            }
+        }
+        assertThat(((SearchRequest) only(encode(new SearchRequest(7, 0, WireAddress.ANY_MAPPED, 5076, List.of("tcp"),
+                List.of())))).replyAddress()).isSameAs(WireAddress.ANY_MAPPED);
+    }
+
+    @Test
     void vector1FromTheDatagramBuilder() {
         SearchDatagramBuilder b = new SearchDatagramBuilder(54700);
         ByteBuf out = Unpooled.buffer();
