@@ -34,6 +34,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "lookout_engine_net_LoopNativeUdpEndpoint.h"
 #include "lookout_engine_net_NativeDatagram.h"
 #include "lookout_engine_net_UdpExchanges.h"
 
@@ -528,6 +529,22 @@ JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_filterSources(JNIE
     code[n++] = (struct sock_filter) BPF_STMT(BPF_RET | BPF_K, 0);
     struct sock_fprog program = {.len = (unsigned short) n, .filter = code};
     return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &program, sizeof program) == 0 ? 0 : -errno;
+}
+
+/*
+ * Steers the datagrams of the SO_REUSEPORT group fd is in (SO_ATTACH_REUSEPORT_CBPF, Linux 4.5):
+ * first true, all of them to the group's first socket — "ret #0" is the index of the socket that
+ * joined the group first —; false, "ret #0xffffffff", an index beyond the group, which the kernel
+ * takes as no choice and falls back on its own spreading by the flow's hash (what it does with no
+ * program; detaching, SO_DETACH_REUSEPORT_BPF, came only in 5.3). 0, or -errno.
+ */
+JNIEXPORT jint JNICALL Java_lookout_engine_net_LoopNativeUdpEndpoint_steer(JNIEnv *env, jclass type, jint fd,
+        jboolean first) {
+    (void) env;
+    (void) type;
+    struct sock_filter code[1] = {BPF_STMT(BPF_RET | BPF_K, first ? 0u : 0xffffffffu)};
+    struct sock_fprog program = {.len = 1, .filter = code};
+    return setsockopt(fd, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &program, sizeof program) == 0 ? 0 : -errno;
 }
 
 JNIEXPORT jint JNICALL Java_lookout_engine_net_NativeDatagram_shutdownSocket(JNIEnv *env, jclass type, jint fd) {

@@ -202,8 +202,7 @@ public final class DefaultEngine implements EngineCore, ServiceContext {
         checkHeap(config);
     }
 
-    /** Warns when the JVM's heap limit is too small for what {@code config} keeps ({@link HeapBudget}). */
-    private void checkHeap(Config config) {
+    private void checkHeap(Config config) { // the JVM's heap limit against what config keeps
         HeapBudget.of(config).shortfall(Runtime.getRuntime().maxMemory()).ifPresent(warn -> {
             LOG.log(Level.WARNING, warn);
             publish(new EngineEvent.Notice(scheduler.now(), Subsystem.ENGINE, Severity.WARNING, warn));
@@ -276,9 +275,7 @@ public final class DefaultEngine implements EngineCore, ServiceContext {
             lastReload = new ReloadResult(true, version, appliedAt, diff, List.of());
             publish(new EngineEvent.ConfigApplied(appliedAt, version, candidate.source().sha256(),
                     diff.changes().stream().map(Object::toString).toList()));
-            if (HeapBudget.of(candidate).bytes() > HeapBudget.of(before).bytes()) {
-                checkHeap(candidate); // a reload may ask for more than the launcher gave
-            }
+            checkHeap(candidate); // a reload may ask for more than the launcher gave
             return lastReload;
         });
     }

@@ -67,6 +67,9 @@ final class LoopNativeUdpEndpoint implements UdpEndpoint {
     private boolean flushQueued;
     private int together;
     private long reportedBatchErrors;
+    /** Written by the loop only, read by anyone ({@link #reads}). */
+    private volatile long datagramsRead;
+    private volatile long fullReads;
     private long receiveErrors;
     private IoRegistration registration;
 
@@ -258,6 +261,23 @@ final class LoopNativeUdpEndpoint implements UdpEndpoint {
     }
 
     @Override
+    public long[] reads() {
+        return new long[] {datagramsRead, fullReads};
+    }
+
+    @Override
+    public String steerGroup(boolean first) {
+        if (socket.isShut()) {
+            return "the socket is closed";
+        }
+        int r = steer(socket.descriptor(), first);
+        return r == 0 ? null : "the kernel refused the steering program: " + NativeDatagram.describe(-r);
+    }
+
+    /** liblookoutnet: the group's steering program (SO_ATTACH_REUSEPORT_CBPF); 0 or -errno. */
+    private static native int steer(int fd, boolean first);
+
+    @Override
     public String readBy() {
         return "native-loop";
     }
@@ -302,6 +322,10 @@ final class LoopNativeUdpEndpoint implements UdpEndpoint {
                 return;
             }
             receiveErrors = 0;
+            datagramsRead += n;
+            if (n == BATCH) {
+                fullReads++;
+            }
             inBurst = true;
             try {
                 for (int i = 0; i < n; i++) {

@@ -38,7 +38,7 @@ import java.util.Arrays;
 public final class NativeDatagram implements AutoCloseable {
 
     /** The version of the Java–C contract: the library must say the same ({@link #abi()}). */
-    static final int ABI = 4;
+    static final int ABI = 5;
 
     // An address record: family (4, 6; 0 for none), port, scope, then 16 bytes (IPv4: the first 4).
     static final int ADDRESS = 32;

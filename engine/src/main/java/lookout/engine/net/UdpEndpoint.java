@@ -118,6 +118,24 @@ public interface UdpEndpoint {
         return "a socket read by " + readBy() + " takes no filter";
     }
 
+    /**
+     * For a socket of a {@code SO_REUSEPORT} group (several sockets on one address, each read by a
+     * loop of its own): has the kernel give every datagram of the group to its first socket
+     * ({@code first}), or spread them over all by their flows again. Null when done, else why it
+     * cannot be (then the kernel spreads them as before). Any thread.
+     */
+    default String steerGroup(boolean first) {
+        return "a socket read by " + readBy() + " cannot steer its group";
+    }
+
+    /**
+     * What its reader has read, ever: {@code [datagrams, reads that took a whole batch]} — a whole
+     * batch means more were waiting, the reader behind —, or null where that is not counted. Any thread.
+     */
+    default long[] reads() {
+        return null;
+    }
+
     /** How it is read, for logs and status: {@code netty-epoll}, {@code netty-nio}, {@code native}. */
     String readBy();
 

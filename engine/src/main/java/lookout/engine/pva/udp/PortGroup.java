@@ -162,6 +162,7 @@ final class PortGroup implements SharedSocket.Reader {
         }
         sockets.put(key, s);
         if (kind == Kind.OWN_UNICAST) {
+            s.steering(ReadSteering.start(s.endpoints(), factory.scheduler(), s.label()));
             publishUnicast();
         }
         onBindChange.run();

@@ -59,6 +59,8 @@ final class SharedSocket implements UdpReceiver {
     private volatile UdpEndpoint[] endpoints = new UdpEndpoint[0];
     private volatile PortMember[] holders = new PortMember[0];
     private volatile boolean closed;
+    /** Which of a unicast address's loops get its datagrams; null when the kernel spreads them (engine loop). */
+    private ReadSteering steering;
     /** For a group socket: how its holders' own copies are kept out (engine loop writes; {@link PortGroup#ownCopies}). */
     volatile String ownCopies = "not forwarding";
 
@@ -151,8 +153,21 @@ final class SharedSocket implements UdpReceiver {
         return HostPort.format(bound, endpoint().localAddress().getPort());
     }
 
+    void steering(ReadSteering r) {
+        steering = r;
+    }
+
+    /** How its sockets are read: one loop while it keeps up, or all of them; null when not steered. */
+    String steering() {
+        ReadSteering r = steering;
+        return r == null ? null : r.state();
+    }
+
     void close() {
         closed = true;
+        if (steering != null) {
+            steering.close();
+        }
         for (UdpEndpoint e : endpoints) {
             e.close();
         }
