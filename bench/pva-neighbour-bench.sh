@@ -13,7 +13,8 @@
 #   - closed loop (WINDOW searches outstanding, SOCKETS client sockets): names/s sustained, and
 #     the server's CPU per answered search (utime+stime of the process, all threads);
 #   - at one name per search, an open loop at the highest rate core-pva sustained in its closed
-#     loop: the share of searches answered by each, and CPU per answered search.
+#     loop, with up to PVA_BENCH_OPEN_WINDOW (4 096) outstanding: the share of the searches offered
+#     that each answered (one skipped for the window counts as unanswered), and CPU per answered search.
 # At one name per search, in the same run, the floor (bench/pva-floor.c: a C responder that only
 # reads searches in recvmmsg batches and answers every CID in one sendmmsg) under the same load,
 # and with a second server on its port the floor that also forwards each search to the group;
@@ -53,7 +54,7 @@ if [ -z "${PVA_BENCH_NETNS:-}" ]; then
   cc -O2 -Wall -o "$ROOT/bench/target/pva-floor" "$ROOT/bench/pva-floor.c"
   exec unshare -n env PVA_BENCH_NETNS=1 SMOKE="${SMOKE:-}" LOOKOUT_IMAGE="$IMAGE" PVA_BENCH_PER="${PVA_BENCH_PER:-}" \
     PVA_BENCH_SHARES="${PVA_BENCH_SHARES:-}" PVA_BENCH_LATENCY="${PVA_BENCH_LATENCY:-}" PVA_BENCH_STRACE="${PVA_BENCH_STRACE:-}" PVA_BENCH_PERF="${PVA_BENCH_PERF:-}" \
-    PVA_BENCH_NAMES="${PVA_BENCH_NAMES:-}" PVA_BENCH_WARMUP="${PVA_BENCH_WARMUP:-}" PVA_BENCH_ROUNDS="${PVA_BENCH_ROUNDS:-}" LOOKOUT_SERVER_EXTRA="${LOOKOUT_SERVER_EXTRA:-}" LOOKOUT_JAVA_OPTS="${LOOKOUT_JAVA_OPTS:-}" LOOKOUT_ARGS="${LOOKOUT_ARGS:-}" \
+    PVA_BENCH_NAMES="${PVA_BENCH_NAMES:-}" PVA_BENCH_WARMUP="${PVA_BENCH_WARMUP:-}" PVA_BENCH_ROUNDS="${PVA_BENCH_ROUNDS:-}" PVA_BENCH_OPEN_WINDOW="${PVA_BENCH_OPEN_WINDOW:-}" LOOKOUT_SERVER_EXTRA="${LOOKOUT_SERVER_EXTRA:-}" LOOKOUT_JAVA_OPTS="${LOOKOUT_JAVA_OPTS:-}" LOOKOUT_ARGS="${LOOKOUT_ARGS:-}" \
     bash -c 'ip link set lo up && exec bash "$0" "$@"' "$0" "$@"
 fi
 
@@ -63,6 +64,7 @@ FLOOR_BIN=$ROOT/bench/target/pva-floor
 # to iterate on one figure: PVA_BENCH_PER="1" PVA_BENCH_SHARES="alone" PVA_BENCH_LATENCY=0
 PERS=${PVA_BENCH_PER:-1 4 30}
 WARMUP=${PVA_BENCH_WARMUP:-2}
+OPEN_WINDOW=${PVA_BENCH_OPEN_WINDOW:-4096}
 ROUNDS=${PVA_BENCH_ROUNDS:-3}
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 SHARES=${PVA_BENCH_SHARES:-alone shared}
@@ -154,9 +156,12 @@ say "idle, before any search (5 s): lookout $(idle_cpu "$LOOKOUT_PID" 5) ms CPU/
 
 # --- one measurement: NAME PID PORT PER RATE -> "searches names lost secs sent skipped pending cpu_us_per_search"
 measure() {
-  local t0 t1 r
+  local t0 t1 r w=$WINDOW
+  # an open loop may have many outstanding (OPEN_WINDOW): a search is skipped only when the server
+  # is that far behind, and a skipped search counts as unanswered
+  [ -n "${5:-}" ] && w=$OPEN_WINDOW
   t0=$(ticks "$2"); u0=$(uticks "$2")
-  r=$("$LOAD" "$3" "$NAMES" "$4" "$WINDOW" "$SECS" 0x80 "$SOCKETS" "$5" | awk '/^RESULT/ {print $2, $3, $4, $5, $8, $9, $10}')
+  r=$("$LOAD" "$3" "$NAMES" "$4" "$w" "$SECS" 0x80 "$SOCKETS" "$5" | awk '/^RESULT/ {print $2, $3, $4, $5, $8, $9, $10}')
   t1=$(ticks "$2"); u1=$(uticks "$2")
   echo "$r $(awk -v a="$t0" -v b="$t1" -v hz="$HZ" -v r="$r" 'BEGIN { split(r, f, " "); printf "%.2f", (b - a) / hz / (f[1] > 0 ? f[1] : 1) * 1e6 }') $(awk -v a="$u0" -v b="$u1" -v hz="$HZ" -v r="$r" 'BEGIN { split(r, f, " "); printf "%.2f", (b - a) / hz / (f[1] > 0 ? f[1] : 1) * 1e6 }')"
 }
@@ -164,7 +169,7 @@ report() { # LABEL PER RESULT
   read -r n names lost secs sent skipped pending cpu ucpu <<< "$3"
   awk -v l="$1" -v per="$2" -v n="$n" -v nm="$names" -v lost="$lost" -v s="$secs" -v sent="$sent" -v sk="$skipped" \
       -v pend="$pending" -v cpu="$cpu" -v ucpu="$ucpu" 'BEGIN {
-        asked = sent - pend; ans = asked > 0 ? 100 * n / asked : 0
+        asked = sent - pend + sk; ans = asked > 0 ? 100 * n / asked : 0
         printf "%-26s %2d name(s)/search: %9.0f searches/s %10.0f names/s  answered %6.2f %%  lost %d  skipped %d  CPU %6.2f us/search (user %.2f)\n",
                l, per, n / s, nm / s, ans, lost, sk, cpu, ucpu }' | tee -a "$WORK/summary"
 }
@@ -268,8 +273,8 @@ for share in $SHARES; do
       OC=$(measure core "$CORE_PID" "$CORE_UDP" 1 "$RATE")
       report "  lookout ($share)" 1 "$OL"
       report "  core-pva ($share)" 1 "$OC"
-      OPEN_L[$share]=$(awk -v r="$OL" 'BEGIN { split(r, f, " "); a = f[5] - f[7]; printf "%.2f", (a > 0 ? 100 * f[1] / a : 0) }')
-      OPEN_C[$share]=$(awk -v r="$OC" 'BEGIN { split(r, f, " "); a = f[5] - f[7]; printf "%.2f", (a > 0 ? 100 * f[1] / a : 0) }')
+      OPEN_L[$share]=$(awk -v r="$OL" 'BEGIN { split(r, f, " "); a = f[5] - f[7] + f[6]; printf "%.2f", (a > 0 ? 100 * f[1] / a : 0) }')
+      OPEN_C[$share]=$(awk -v r="$OC" 'BEGIN { split(r, f, " "); a = f[5] - f[7] + f[6]; printf "%.2f", (a > 0 ? 100 * f[1] / a : 0) }')
       if [ -n "${PVA_BENCH_STRACE:-}" ]; then
         FPORT=$(free_udp)
         "$FLOOR_BIN" "$FPORT" 8 > /dev/null & FPID=$!
