@@ -159,7 +159,7 @@ measure() {
   local t0 t1 r w=$WINDOW
   # an open loop may have many outstanding (OPEN_WINDOW): a search is skipped only when the server
   # is that far behind, and a skipped search counts as unanswered
-  [ -n "${5:-}" ] && w=$OPEN_WINDOW
+  [ "${5:-0}" != 0 ] && w=$OPEN_WINDOW
   t0=$(ticks "$2"); u0=$(uticks "$2")
   r=$("$LOAD" "$3" "$NAMES" "$4" "$w" "$SECS" 0x80 "$SOCKETS" "$5" | awk '/^RESULT/ {print $2, $3, $4, $5, $8, $9, $10}')
   t1=$(ticks "$2"); u1=$(uticks "$2")
