@@ -27,7 +27,7 @@ import lookout.engine.dns.wire.PlainQuery;
 import lookout.engine.dns.wire.Rr;
 import lookout.engine.dns.wire.RrType;
 import lookout.engine.dns.wire.WireException;
-import lookout.engine.net.UdpEndpoint;
+import lookout.engine.net.IdleUdpEndpoint;
 import lookout.engine.testing.VirtualScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -376,22 +376,11 @@ class CacheHitFastPathTest {
     }
 
     /** Records what the listener sends; {@link #current} is the datagram being delivered. */
-    private final class Endpoint implements UdpEndpoint {
+    private final class Endpoint extends IdleUdpEndpoint {
         InetSocketAddress current;
 
-        @Override
-        public InetSocketAddress localAddress() {
-            return new InetSocketAddress("127.0.0.1", 53);
-        }
-
-        @Override
-        public boolean knowsDestination() {
-            return false;
-        }
-
-        @Override
-        public boolean choosesSource() {
-            return false;
+        Endpoint() {
+            super(new InetSocketAddress("127.0.0.1", 53));
         }
 
         @Override
@@ -413,27 +402,8 @@ class CacheHitFastPathTest {
         }
 
         @Override
-        public void sendTogether(Runnable work) {
-            work.run();
-        }
-
-        @Override
         public boolean onReaderThread() {
             return current != null;
-        }
-
-        @Override
-        public long sendErrors() {
-            return 0;
-        }
-
-        @Override
-        public String readBy() {
-            return "test";
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

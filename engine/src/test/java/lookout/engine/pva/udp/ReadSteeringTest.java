@@ -2,12 +2,11 @@ package lookout.engine.pva.udp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.ByteBuf;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import lookout.engine.net.IdleUdpEndpoint;
 import lookout.engine.net.UdpEndpoint;
 import lookout.engine.testing.VirtualScheduler;
 import org.junit.jupiter.api.AfterEach;
@@ -28,12 +27,16 @@ class ReadSteeringTest {
     }
 
     /** A loop's socket: what it has read, the drops, and the steering asked of its group. */
-    static class Loop implements UdpEndpoint {
+    static class Loop extends IdleUdpEndpoint {
         long datagrams;
         long whole;
         long drops;
         String refuse;
         final List<Boolean> steered = new ArrayList<>();
+
+        Loop() {
+            super(new InetSocketAddress("127.0.0.1", 5076));
+        }
 
         /** One second of reading: {@code datagrams} of them, {@code wholeBatches} of the reads full. */
         void read(long n, long wholeBatches) {
@@ -58,61 +61,6 @@ class ReadSteeringTest {
         @Override
         public long receiveDrops() {
             return drops;
-        }
-
-        @Override
-        public InetSocketAddress localAddress() {
-            return new InetSocketAddress("127.0.0.1", 5076);
-        }
-
-        @Override
-        public boolean knowsDestination() {
-            return false;
-        }
-
-        @Override
-        public boolean choosesSource() {
-            return false;
-        }
-
-        @Override
-        public boolean send(byte[] data, int offset, int length, InetSocketAddress to, InetAddress from) {
-            return true;
-        }
-
-        @Override
-        public boolean send(ByteBuf data, InetSocketAddress to, InetAddress from) {
-            data.release();
-            return true;
-        }
-
-        @Override
-        public boolean reply(byte[] data, int offset, int length) {
-            return true;
-        }
-
-        @Override
-        public void sendTogether(Runnable work) {
-            work.run();
-        }
-
-        @Override
-        public boolean onReaderThread() {
-            return false;
-        }
-
-        @Override
-        public long sendErrors() {
-            return 0;
-        }
-
-        @Override
-        public String readBy() {
-            return "test";
-        }
-
-        @Override
-        public void close() {
         }
     }
 
