@@ -14,7 +14,8 @@
 #     the server's CPU per answered search (utime+stime of the process, all threads);
 #   - at one name per search, an open loop at the highest rate core-pva sustained in its closed
 #     loop, with up to PVA_BENCH_OPEN_WINDOW (4 096) outstanding: the share of the searches offered
-#     that each answered (one skipped for the window counts as unanswered), and CPU per answered search.
+#     that each answered (one skipped for the window counts as unanswered), and CPU per answered search
+#     (PVA_BENCH_OPEN_AT: another share of that rate, in percent).
 # At one name per search, in the same run, the floor (bench/pva-floor.c: a C responder that only
 # reads searches in recvmmsg batches and answers every CID in one sendmmsg) under the same load,
 # and with a second server on its port the floor that also forwards each search to the group;
@@ -54,7 +55,7 @@ if [ -z "${PVA_BENCH_NETNS:-}" ]; then
   cc -O2 -Wall -o "$ROOT/bench/target/pva-floor" "$ROOT/bench/pva-floor.c"
   exec unshare -n env PVA_BENCH_NETNS=1 SMOKE="${SMOKE:-}" LOOKOUT_IMAGE="$IMAGE" PVA_BENCH_PER="${PVA_BENCH_PER:-}" \
     PVA_BENCH_SHARES="${PVA_BENCH_SHARES:-}" PVA_BENCH_LATENCY="${PVA_BENCH_LATENCY:-}" PVA_BENCH_STRACE="${PVA_BENCH_STRACE:-}" PVA_BENCH_PERF="${PVA_BENCH_PERF:-}" \
-    PVA_BENCH_NAMES="${PVA_BENCH_NAMES:-}" PVA_BENCH_WARMUP="${PVA_BENCH_WARMUP:-}" PVA_BENCH_ROUNDS="${PVA_BENCH_ROUNDS:-}" PVA_BENCH_OPEN_WINDOW="${PVA_BENCH_OPEN_WINDOW:-}" LOOKOUT_SERVER_EXTRA="${LOOKOUT_SERVER_EXTRA:-}" LOOKOUT_JAVA_OPTS="${LOOKOUT_JAVA_OPTS:-}" LOOKOUT_ARGS="${LOOKOUT_ARGS:-}" \
+    PVA_BENCH_NAMES="${PVA_BENCH_NAMES:-}" PVA_BENCH_WARMUP="${PVA_BENCH_WARMUP:-}" PVA_BENCH_ROUNDS="${PVA_BENCH_ROUNDS:-}" PVA_BENCH_OPEN_WINDOW="${PVA_BENCH_OPEN_WINDOW:-}" PVA_BENCH_OPEN_AT="${PVA_BENCH_OPEN_AT:-}" LOOKOUT_SERVER_EXTRA="${LOOKOUT_SERVER_EXTRA:-}" LOOKOUT_JAVA_OPTS="${LOOKOUT_JAVA_OPTS:-}" LOOKOUT_ARGS="${LOOKOUT_ARGS:-}" \
     bash -c 'ip link set lo up && exec bash "$0" "$@"' "$0" "$@"
 fi
 
@@ -65,6 +66,7 @@ FLOOR_BIN=$ROOT/bench/target/pva-floor
 PERS=${PVA_BENCH_PER:-1 4 30}
 WARMUP=${PVA_BENCH_WARMUP:-2}
 OPEN_WINDOW=${PVA_BENCH_OPEN_WINDOW:-4096}
+OPEN_AT=${PVA_BENCH_OPEN_AT:-100} # the open loop's rate, in percent of core-pva's closed-loop rate
 ROUNDS=${PVA_BENCH_ROUNDS:-3}
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 SHARES=${PVA_BENCH_SHARES:-alone shared}
@@ -268,7 +270,8 @@ for share in $SHARES; do
       [ "${#FFS[@]}" -gt 0 ] && ONE_FF=$(median "${FFS[@]}")
       [ "$rounds" -gt 1 ] && say "  medians of $rounds rounds: lookout ${ONE_L[$share]}, core-pva ${ONE_C[$share]}, floor ${ONE_F[$share]}${ONE_FF:+, floor forwarding $ONE_FF} us/search"
       RATE=$(median $(printf '%s\n' "${CS[@]}" | cut -d' ' -f2) | cut -d. -f1)
-      say "  open loop at core-pva's sustained rate, $RATE searches/s:"
+      RATE=$((RATE * OPEN_AT / 100))
+      say "  open loop at ${OPEN_AT} % of core-pva's sustained rate, $RATE searches/s:"
       OL=$(measure lookout "$LOOKOUT_PID" "$UDP" 1 "$RATE")
       OC=$(measure core "$CORE_PID" "$CORE_UDP" 1 "$RATE")
       report "  lookout ($share)" 1 "$OL"
