@@ -114,8 +114,8 @@ public final class SearchOperation {
         }
         Claimant only = soleClaimant();
         if (only != null) {
-            // the rule (seed 002 §4: a server answers for itself; a name server for the one server
-            // its names are on): one reply, its CIDs without a grouping pass
+            // the common case — a server's own names, or a name server's names all on one other
+            // server: one reply, its CIDs without a grouping pass
             return List.of(group(only, claimed == cids.length ? cids : claimedCids()));
         }
         // A search names a handful of servers at most (one, as a rule): a linear scan over the

@@ -84,7 +84,7 @@ final class ReadSteering {
         return new ReadSteering(endpoints, scheduler, label);
     }
 
-    /** How the address is read now, for the log and status. */
+    /** How the address is read now. */
     String state() {
         return state;
     }

@@ -157,12 +157,6 @@ final class SharedSocket implements UdpReceiver {
         steering = r;
     }
 
-    /** How its sockets are read: one loop while it keeps up, or all of them; null when not steered. */
-    String steering() {
-        ReadSteering r = steering;
-        return r == null ? null : r.state();
-    }
-
     void close() {
         closed = true;
         if (steering != null) {
